@@ -1,0 +1,37 @@
+//! The command line: clap commands, progress bars and exit codes. `main.rs` only calls
+//! [`run`].
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+pub mod perft;
+
+/// feerie: a chess-problem solver.
+#[derive(Parser, Debug)]
+#[command(name = "feerie", version, about = "A chess-problem solver: orthodox and fairy chess, Échecs Réserve")]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaf nodes of the move tree (move-generator check and speed).
+    Perft(perft::PerftArgs),
+}
+
+/// Parses the arguments, runs the command and returns the exit code.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match cli.command {
+        Command::Perft(a) => perft::run(&a),
+    }
+}

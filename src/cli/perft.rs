@@ -1,0 +1,92 @@
+//! `feerie perft`.
+
+use crate::position::{Position, ReserveRule};
+use clap::Args;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `feerie perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Rule system.
+    #[arg(long, default_value = "chess")]
+    pub rules: String,
+    /// A fairy condition (repeatable): Reserve, WhiteReserve, BlackReserve.
+    #[arg(long = "condition")]
+    pub conditions: Vec<String>,
+    /// The position.
+    #[arg(long, default_value = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")]
+    pub fen: String,
+    /// Depth in plies.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// Print the count below each first move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Play every leaf move instead of counting the last ply's moves.
+    #[arg(long)]
+    pub full: bool,
+}
+
+/// Parses a Réserve condition name (English or French).
+pub fn reserve_condition(name: &str) -> Option<ReserveRule> {
+    let n: String = name.to_lowercase().chars().filter(|c| c.is_alphanumeric()).collect();
+    match n.as_str() {
+        "reserve" | "échecsréserve" | "echecsreserve" | "réserve" => Some(ReserveRule { white: true, black: true }),
+        "whitereserve" | "réserveblanche" | "reserveblanche" => Some(ReserveRule { white: true, black: false }),
+        "blackreserve" | "réservenoire" | "reservenoire" => Some(ReserveRule { white: false, black: true }),
+        _ => None,
+    }
+}
+
+/// Runs `feerie perft`.
+pub fn run(a: &PerftArgs) -> ExitCode {
+    if a.rules != "chess" {
+        eprintln!("feerie perft: rules '{}' are not supported yet (chess only)", a.rules);
+        return ExitCode::from(2);
+    }
+    let mut pos = match Position::from_fen(&a.fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("feerie perft: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut rule = ReserveRule::default();
+    for c in &a.conditions {
+        match reserve_condition(c) {
+            Some(r) => {
+                rule.white |= r.white;
+                rule.black |= r.black;
+            }
+            None => {
+                eprintln!("feerie perft: unknown condition '{c}'");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    pos.set_reserve_rule(rule);
+    let count = |p: &Position, d: u32| if a.full { p.perft_full(d) } else { p.perft(d) };
+    let start = Instant::now();
+    let nodes = if a.divide && a.depth > 0 {
+        let mut total = 0;
+        let mut lines: Vec<(String, u64)> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| (crate::notation::move_text(&pos, m, Default::default()), count(&pos.play(m), a.depth - 1)))
+            .collect();
+        lines.sort();
+        for (m, n) in lines {
+            println!("{m}: {n}");
+            total += n;
+        }
+        total
+    } else {
+        count(&pos, a.depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("nodes: {nodes}");
+    println!("time: {:.3} s", secs);
+    println!("speed: {:.1} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,13 @@
+//! feerie: a chess-problem solver.
+//!
+//! Data flows one way: a problem file is read by [`problem`] into a `Problem`, solved by
+//! [`solve`], judged by [`verify`] and written by [`report`]. The rules live in [`rules`],
+//! over [`position`], [`piece`] and [`geometry`].
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod geometry;
+pub mod notation;
+pub mod piece;
+pub mod position;
+pub mod rules;

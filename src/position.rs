@@ -1,0 +1,618 @@
+//! Positions of the chess rule system: placement, side to move, castling rights, en passant,
+//! reserves (Échecs Réserve) and the Zobrist key.
+//!
+//! An unvalidated [`Setup`] becomes a [`Position`] through [`Position::from_setup`], which
+//! checks what a problem diagram must satisfy and returns a typed [`PositionError`].
+//!
+//! ```
+//! use feerie::position::Position;
+//! let p = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+//! assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+//! ```
+
+use crate::geometry::{Bitboard, Chess8x8, Square, Squares};
+use crate::piece::{Color, Kind, Piece};
+use std::sync::LazyLock;
+use thiserror::Error;
+
+/// Castling right bits.
+pub mod castle {
+    /// White king side (e1/h1).
+    pub const WK: u8 = 1;
+    /// White queen side (e1/a1).
+    pub const WQ: u8 = 2;
+    /// Black king side (e8/h8).
+    pub const BK: u8 = 4;
+    /// Black queen side (e8/a8).
+    pub const BQ: u8 = 8;
+}
+
+/// Which sides may use the moves of Échecs Réserve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ReserveRule {
+    /// White may put pieces into its reserve and drop them.
+    pub white: bool,
+    /// Black may.
+    pub black: bool,
+}
+
+impl ReserveRule {
+    /// Whether `c` may make reserve moves.
+    #[inline(always)]
+    pub fn allows(self, c: Color) -> bool {
+        match c {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+    /// Whether any side may.
+    pub fn any(self) -> bool {
+        self.white || self.black
+    }
+}
+
+/// An unvalidated description of a position, as read from a problem file or FEN.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Setup {
+    /// Pieces on the board.
+    pub pieces: Vec<(Square, Piece)>,
+    /// Side to move (`None` = White).
+    pub side: Option<Color>,
+    /// Castling rights as [`castle`] bits.
+    pub castling: u8,
+    /// En-passant target square (the square the pawn crossed).
+    pub ep: Option<Square>,
+    /// Reserves per side, as a list of kinds (repeats allowed).
+    pub reserves: [Vec<Kind>; 2],
+    /// Réserve condition.
+    pub reserve_rule: ReserveRule,
+    /// Extra kinds a pawn may promote to, besides Q, R, B, S.
+    pub extra_promotions: Vec<Kind>,
+    /// Half-move clock, for FEN round trips.
+    pub halfmove: u16,
+    /// Move number, for FEN round trips.
+    pub fullmove: u16,
+}
+
+/// Why a setup is not a valid position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// Two pieces on one square.
+    #[error("two pieces on {0}")]
+    Occupied(String),
+    /// A side has no king.
+    #[error("{0} has no king")]
+    NoKing(&'static str),
+    /// A side has more than one king.
+    #[error("{0} has more than one king")]
+    ExtraKing(&'static str),
+    /// A pawn on its first or last rank.
+    #[error("{0} pawn on {1}, its first or last rank")]
+    PawnOnBackRank(&'static str, String),
+    /// The side not to move is in check.
+    #[error("the side not to move ({0}) is in check")]
+    OppositeCheck(&'static str),
+    /// The en-passant square does not fit.
+    #[error("en-passant square {0} does not fit the position")]
+    BadEnPassant(String),
+    /// A castling right without the king and rook on their squares.
+    #[error("castling right '{0}' without king and rook on their initial squares")]
+    BadCastling(char),
+    /// Too many pieces or too big a reserve for the move list.
+    #[error("position too rich: up to {0} moves in one position, more than feerie handles (1024)")]
+    TooRich(usize),
+    /// Malformed FEN.
+    #[error("bad FEN: {0}")]
+    Fen(String),
+}
+
+/// Most moves one position can have (move list capacity).
+pub const MAX_MOVES: usize = 1024;
+
+/// A move of the chess rule system (orthodox, fairy, Réserve).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// A piece goes from `from` to `to`, capturing what stands there, maybe promoting.
+    Normal {
+        /// Departure.
+        from: Square,
+        /// Arrival.
+        to: Square,
+        /// Promotion kind for a pawn reaching its last rank.
+        promotion: Option<Kind>,
+    },
+    /// A pawn captures en passant.
+    EnPassant {
+        /// Departure.
+        from: Square,
+        /// Arrival (the crossed square).
+        to: Square,
+    },
+    /// Castling; the king goes two squares toward the rook, the rook to the square crossed.
+    Castle {
+        /// The king's square.
+        king: Square,
+        /// The rook's square.
+        rook: Square,
+    },
+    /// Échecs Réserve: a piece goes into its side's reserve (`↑`).
+    Put {
+        /// Its square.
+        from: Square,
+    },
+    /// Échecs Réserve: a piece from the reserve is parachuted onto an empty square (`↓`).
+    Drop {
+        /// Kind taken from the reserve.
+        kind: Kind,
+        /// Target square.
+        to: Square,
+        /// For a pawn dropped on its promotion rank, the kind it becomes.
+        promotion: Option<Kind>,
+    },
+}
+
+impl Move {
+    /// The arrival square of the moving piece, if it has one (`Put` has none; castling
+    /// gives the king's).
+    pub fn to(self) -> Option<Square> {
+        match self {
+            Move::Normal { to, .. } | Move::EnPassant { to, .. } | Move::Drop { to, .. } => Some(to),
+            Move::Castle { king, rook } => Some(castle_squares(king, rook).0),
+            Move::Put { .. } => None,
+        }
+    }
+    /// The departure square, if any (`Drop` has none).
+    pub fn from(self) -> Option<Square> {
+        match self {
+            Move::Normal { from, .. } | Move::EnPassant { from, .. } | Move::Put { from } => Some(from),
+            Move::Castle { king, .. } => Some(king),
+            Move::Drop { .. } => None,
+        }
+    }
+}
+
+/// King and rook destinations of a castling move, from their start squares.
+#[inline(always)]
+pub fn castle_squares(king: Square, rook: Square) -> (Square, Square) {
+    if rook.0 > king.0 { (Square(king.0 + 2), Square(king.0 + 1)) } else { (Square(king.0 - 2), Square(king.0 - 1)) }
+}
+
+/// A chess position. `Copy`, so that the search can copy-make.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    pub(crate) mailbox: [Option<Piece>; 64],
+    pub(crate) by_color: [u64; 2],
+    pub(crate) by_kind: [u64; Kind::COUNT],
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) reserves: [[u8; Kind::COUNT]; 2],
+    pub(crate) reserve_rule: ReserveRule,
+    /// Bit per kind a pawn may promote to.
+    pub(crate) promotions: u32,
+    /// Pieces of kinds beyond the orthodox six, both colours.
+    pub(crate) fairy: u64,
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, o: &Self) -> bool {
+        self.mailbox == o.mailbox
+            && self.side == o.side
+            && self.castling == o.castling
+            && self.ep == o.ep
+            && self.reserves == o.reserves
+    }
+}
+impl Eq for Position {}
+
+/// Zobrist keys, built once.
+pub(crate) struct Zobrist {
+    pub(crate) piece: [[[u64; 64]; Kind::COUNT]; 2],
+    pub(crate) side: u64,
+    pub(crate) castling: [u64; 16],
+    pub(crate) ep: [u64; 8],
+    pub(crate) reserve: [[[u64; 32]; Kind::COUNT]; 2],
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+pub(crate) static ZOBRIST: LazyLock<Box<Zobrist>> = LazyLock::new(|| {
+    let mut s = 0x5EED_F0E5_u64;
+    let mut z = Box::new(Zobrist {
+        piece: [[[0; 64]; Kind::COUNT]; 2],
+        side: 0,
+        castling: [0; 16],
+        ep: [0; 8],
+        reserve: [[[0; 32]; Kind::COUNT]; 2],
+    });
+    for c in 0..2 {
+        for k in 0..Kind::COUNT {
+            for q in 0..64 {
+                z.piece[c][k][q] = splitmix(&mut s);
+            }
+            for n in 0..32 {
+                z.reserve[c][k][n] = splitmix(&mut s);
+            }
+        }
+    }
+    z.side = splitmix(&mut s);
+    for c in 0..16 {
+        z.castling[c] = splitmix(&mut s);
+    }
+    for f in 0..8 {
+        z.ep[f] = splitmix(&mut s);
+    }
+    z
+});
+
+/// Most pieces of one kind a reserve holds (keeps the hash keys finite).
+pub const MAX_RESERVE: u8 = 31;
+
+const SQ_NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "a3", "b3", "c3", "d3", "e3", "f3",
+    "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6",
+    "e6", "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
+/// The name of an 8×8 square (`e4`).
+#[inline]
+pub fn sq_name(s: Square) -> &'static str {
+    SQ_NAMES[s.index() & 63]
+}
+
+/// Parses an 8×8 square name.
+pub fn parse_sq(t: &str) -> Option<Square> {
+    Square::parse::<Chess8x8>(t)
+}
+
+impl Position {
+    /// An empty board, White to move, no rights.
+    pub fn empty() -> Position {
+        Position {
+            mailbox: [None; 64],
+            by_color: [0; 2],
+            by_kind: [0; Kind::COUNT],
+            side: Color::White,
+            castling: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            reserves: [[0; Kind::COUNT]; 2],
+            reserve_rule: ReserveRule::default(),
+            promotions: (1 << Kind::Queen as u32) | (1 << Kind::Rook as u32) | (1 << Kind::Bishop as u32) | (1 << Kind::Knight as u32),
+            fairy: 0,
+            hash: 0,
+        }
+    }
+
+    /// Validates a setup. Checks one king per side, no two pieces on a square, no pawn on
+    /// its first or last rank, castling rights backed by king and rook, an en-passant square
+    /// behind a pawn that just double-stepped, and that the side not to move is not in check.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut p = Position::empty();
+        for &(s, piece) in &setup.pieces {
+            if s.index() >= 64 {
+                return Err(PositionError::Occupied(format!("square #{}", s.0)));
+            }
+            if p.mailbox[s.index()].is_some() {
+                return Err(PositionError::Occupied(sq_name(s).into()));
+            }
+            if piece.kind == Kind::Pawn && (s.0 < 8 || s.0 >= 56) {
+                return Err(PositionError::PawnOnBackRank(piece.color.name(), sq_name(s).into()));
+            }
+            p.put_piece(s, piece);
+        }
+        for c in Color::BOTH {
+            let n = (p.by_kind[Kind::King as usize] & p.by_color[c.index()]).count_ones();
+            if n == 0 {
+                return Err(PositionError::NoKing(c.name()));
+            }
+            if n > 1 {
+                return Err(PositionError::ExtraKing(c.name()));
+            }
+        }
+        p.side = setup.side.unwrap_or(Color::White);
+        for c in Color::BOTH {
+            for &k in &setup.reserves[c.index()] {
+                let slot = &mut p.reserves[c.index()][k.index()];
+                if *slot >= MAX_RESERVE {
+                    return Err(PositionError::TooRich(MAX_RESERVE as usize));
+                }
+                *slot += 1;
+            }
+        }
+        p.reserve_rule = setup.reserve_rule;
+        for &k in &setup.extra_promotions {
+            if k != Kind::King && k != Kind::Pawn {
+                p.promotions |= 1 << k as u32;
+            }
+        }
+        // Fairy kinds on the board or in a reserve are promotion choices too.
+        for &k in Kind::ALL {
+            if !k.is_orthodox() && (p.by_kind[k.index()] != 0 || p.reserves[0][k.index()] + p.reserves[1][k.index()] > 0) {
+                p.promotions |= 1 << k as u32;
+            }
+        }
+        for (bit, ch, king, rook, kind_ok) in [
+            (castle::WK, 'K', 4u8, 7u8, Color::White),
+            (castle::WQ, 'Q', 4, 0, Color::White),
+            (castle::BK, 'k', 60, 63, Color::Black),
+            (castle::BQ, 'q', 60, 56, Color::Black),
+        ] {
+            if setup.castling & bit != 0 {
+                let ok = p.mailbox[king as usize] == Some(Piece::new(kind_ok, Kind::King))
+                    && p.mailbox[rook as usize] == Some(Piece::new(kind_ok, Kind::Rook));
+                if !ok {
+                    return Err(PositionError::BadCastling(ch));
+                }
+                p.castling |= bit;
+            }
+        }
+        if let Some(ep) = setup.ep {
+            // The pawn that just moved stands in front of the crossed square.
+            let (rank, pawn_sq, from_sq) = match p.side {
+                Color::White => (5, ep.0.wrapping_sub(8), ep.0 + 8),
+                Color::Black => (2, ep.0 + 8, ep.0.wrapping_sub(8)),
+            };
+            let them = p.side.opponent();
+            let ok = ep.0 < 64
+                && ep.0 / 8 == rank
+                && p.mailbox[pawn_sq as usize] == Some(Piece::new(them, Kind::Pawn))
+                && p.mailbox[ep.index()].is_none()
+                && p.mailbox[from_sq as usize].is_none();
+            if !ok {
+                return Err(PositionError::BadEnPassant(sq_name(ep).into()));
+            }
+            p.ep = Some(ep);
+        }
+        p.halfmove = setup.halfmove;
+        p.fullmove = setup.fullmove.max(1);
+        if p.king_attacked(p.side.opponent()) {
+            return Err(PositionError::OppositeCheck(p.side.opponent().name()));
+        }
+        let bound = p.move_bound();
+        if bound > MAX_MOVES {
+            return Err(PositionError::TooRich(bound));
+        }
+        p.normalize_ep();
+        p.hash = p.compute_hash();
+        Ok(p)
+    }
+
+    /// An upper bound of the number of moves of either side, counting every pawn as its
+    /// richest promotion and every reserve piece as one more piece.
+    fn move_bound(&self) -> usize {
+        let reach = |k: Kind| -> usize {
+            match k {
+                Kind::Pawn => 0,
+                Kind::King => 10,
+                Kind::Queen => 27,
+                Kind::Rook => 14,
+                Kind::Bishop => 13,
+                Kind::Knight => 8,
+                Kind::Amazon => 35,
+                Kind::Empress => 22,
+                Kind::Princess => 21,
+                Kind::Nightrider => 16,
+                Kind::Leo => 27,
+                _ => 16,
+            }
+        };
+        let promo_kinds: Vec<Kind> = Kind::ALL.iter().copied().filter(|k| self.promotions & (1 << *k as u32) != 0).collect();
+        let richest = promo_kinds.iter().map(|&k| reach(k)).max().unwrap_or(27);
+        let mut worst = 0;
+        for c in Color::BOTH {
+            let mut n = 0;
+            for s in Squares(self.by_color[c.index()]) {
+                let k = self.mailbox[s.index()].map(|p| p.kind).unwrap_or(Kind::Pawn);
+                n += if k == Kind::Pawn { (3 * promo_kinds.len()).max(richest) } else { reach(k) } + 1;
+            }
+            let kinds_in_reserve = self.reserves[c.index()].iter().filter(|&&x| x > 0).count();
+            let pieces_in_reserve: usize = self.reserves[c.index()].iter().map(|&x| x as usize).sum();
+            if self.reserve_rule.any() {
+                n += (kinds_in_reserve + 1) * 64 + 8 * promo_kinds.len() + pieces_in_reserve * richest.max(27);
+            }
+            worst = worst.max(n + 2);
+        }
+        worst
+    }
+
+    /// Removes an en-passant square no pawn of the side to move can use (so that equal
+    /// positions hash equal).
+    pub(crate) fn normalize_ep(&mut self) {
+        if let Some(ep) = self.ep {
+            let us = self.side;
+            let attackers = crate::rules::chess::pawn_attacks(us.opponent(), ep) & self.pieces(us, Kind::Pawn);
+            if attackers == 0 {
+                self.ep = None;
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn put_piece(&mut self, s: Square, p: Piece) {
+        let b = 1u64 << s.0;
+        self.mailbox[s.index()] = Some(p);
+        self.by_color[p.color.index()] |= b;
+        self.by_kind[p.kind.index()] |= b;
+        if !p.kind.is_orthodox() {
+            self.fairy |= b;
+        }
+        self.hash ^= ZOBRIST.piece[p.color.index()][p.kind.index()][s.index()];
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove_piece(&mut self, s: Square) -> Option<Piece> {
+        let p = self.mailbox[s.index()].take()?;
+        let b = !(1u64 << s.0);
+        self.by_color[p.color.index()] &= b;
+        self.by_kind[p.kind.index()] &= b;
+        self.fairy &= b;
+        self.hash ^= ZOBRIST.piece[p.color.index()][p.kind.index()][s.index()];
+        Some(p)
+    }
+
+    /// The key computed from scratch (the incremental key must always equal it).
+    pub fn compute_hash(&self) -> u64 {
+        let z = &*ZOBRIST;
+        let mut h = 0;
+        for (i, p) in self.mailbox.iter().enumerate() {
+            if let Some(p) = p {
+                h ^= z.piece[p.color.index()][p.kind.index()][i];
+            }
+        }
+        if self.side == Color::Black {
+            h ^= z.side;
+        }
+        h ^= z.castling[self.castling as usize];
+        if let Some(ep) = self.ep {
+            h ^= z.ep[(ep.0 % 8) as usize];
+        }
+        for c in 0..2 {
+            for k in 0..Kind::COUNT {
+                let n = self.reserves[c][k] as usize;
+                if n > 0 {
+                    h ^= z.reserve[c][k][n];
+                }
+            }
+        }
+        h
+    }
+
+    /// The Zobrist key, kept up to date incrementally.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// The piece on a square.
+    #[inline(always)]
+    pub fn piece_at(&self, s: Square) -> Option<Piece> {
+        self.mailbox[s.index()]
+    }
+    /// Squares of one colour's pieces.
+    #[inline(always)]
+    pub fn color_bb(&self, c: Color) -> u64 {
+        self.by_color[c.index()]
+    }
+    /// Occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> u64 {
+        self.by_color[0] | self.by_color[1]
+    }
+    /// Squares of the pieces of colour `c` and kind `k`.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color, k: Kind) -> u64 {
+        self.by_color[c.index()] & self.by_kind[k.index()]
+    }
+    /// The king square of `c`, if it has a king.
+    #[inline(always)]
+    pub fn king(&self, c: Color) -> Option<Square> {
+        let b = self.pieces(c, Kind::King);
+        if b == 0 { None } else { Some(Square(b.lowest())) }
+    }
+    /// Castling rights as [`castle`] bits.
+    pub fn castling(&self) -> u8 {
+        self.castling
+    }
+    /// The en-passant target square, kept only when a pawn can use it.
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+    /// How many pieces of kind `k` colour `c` holds in reserve.
+    pub fn reserve_count(&self, c: Color, k: Kind) -> u8 {
+        self.reserves[c.index()][k.index()]
+    }
+    /// The Réserve condition in force.
+    pub fn reserve_rule(&self) -> ReserveRule {
+        self.reserve_rule
+    }
+    /// Sets the Réserve condition (keeps the key: the rule is fixed for a whole problem).
+    pub fn set_reserve_rule(&mut self, r: ReserveRule) {
+        self.reserve_rule = r;
+    }
+    /// Kinds a pawn may promote to, in index order.
+    pub fn promotion_kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        Kind::ALL.iter().copied().filter(|k| self.promotions & (1 << *k as u32) != 0)
+    }
+    /// Whether any fairy piece stands on the board.
+    pub fn has_fairy(&self) -> bool {
+        self.fairy != 0
+    }
+
+    /// Turns the position back into a setup (for twins and round trips).
+    pub fn to_setup(&self) -> Setup {
+        let mut pieces = Vec::new();
+        for i in 0..64u8 {
+            if let Some(p) = self.mailbox[i as usize] {
+                pieces.push((Square(i), p));
+            }
+        }
+        let mut reserves = [Vec::new(), Vec::new()];
+        for c in 0..2 {
+            for &k in Kind::ALL {
+                for _ in 0..self.reserves[c][k.index()] {
+                    reserves[c].push(k);
+                }
+            }
+        }
+        Setup {
+            pieces,
+            side: Some(self.side),
+            castling: self.castling,
+            ep: self.ep,
+            reserves,
+            reserve_rule: self.reserve_rule,
+            extra_promotions: self.promotion_kinds().filter(|k| !k.is_orthodox()).collect(),
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        }
+    }
+
+    /// Reads a FEN (see [`crate::notation::parse_fen`]).
+    pub fn from_fen(fen: &str) -> Result<Position, PositionError> {
+        let setup = crate::notation::parse_fen(fen)?;
+        Position::from_setup(&setup)
+    }
+
+    /// Writes the position as FEN (see [`crate::notation::write_fen`]).
+    pub fn to_fen(&self) -> String {
+        crate::notation::write_fen(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_errors_are_typed() {
+        assert!(matches!(Position::from_fen("8/8/8/8/8/8/8/4K3 w - - 0 1"), Err(PositionError::NoKing("black"))));
+        assert!(matches!(Position::from_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"), Err(PositionError::PawnOnBackRank(..))));
+        assert!(matches!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), Err(PositionError::BadCastling('K'))));
+        assert!(matches!(Position::from_fen("4k2R/8/8/8/8/8/8/4K3 w - - 0 1"), Err(PositionError::OppositeCheck("black"))));
+        assert!(matches!(Position::from_fen("4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1"), Err(PositionError::BadEnPassant(_))));
+        assert!(Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap().ep_square().is_some());
+        // No black pawn can take: the square is dropped.
+        assert!(Position::from_fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").unwrap().ep_square().is_none());
+    }
+
+    #[test]
+    fn hash_matches_scratch_after_setup() {
+        let p = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R[QSp] w KQkq - 0 1").unwrap();
+        assert_eq!(p.hash(), p.compute_hash());
+    }
+}

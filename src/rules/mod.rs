@@ -1,0 +1,87 @@
+//! Rule systems. Each implements [`Game`], the only view of a game the search has.
+
+pub mod chess;
+
+use crate::piece::{Color, Lang};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// What a stipulation aims at, tested on the position after a move, for the side to move
+/// there (the side that would have to answer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Goal {
+    /// `#`: the side to move is mated (in Xiangqi: has no legal move).
+    Mate,
+    /// `=`: the side to move is stalemated.
+    Stalemate,
+    /// `==`: both sides would be stalemated.
+    DoubleStalemate,
+    /// `+`: the side to move is in check.
+    Check,
+}
+
+/// A rule system as the search sees it: moves, copy-make play, goals and a hash key.
+pub trait Game: Clone + Send + Sync + Debug + 'static {
+    /// A move of this game.
+    type Move: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static;
+
+    /// The side to move.
+    fn to_move(&self) -> Color;
+    /// Appends the legal moves to `out` (cleared first).
+    fn moves(&self, out: &mut Vec<Self::Move>);
+    /// The position after a legal move.
+    fn play(&self, m: Self::Move) -> Self;
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool;
+    /// Whether the side to move has a legal move.
+    fn has_move(&self) -> bool;
+    /// The Zobrist key (equal positions have equal keys).
+    fn key(&self) -> u64;
+    /// Whether `goal` is reached for the side to move.
+    fn goal_reached(&self, goal: Goal) -> bool {
+        match goal {
+            Goal::Mate => self.in_check() && !self.has_move(),
+            Goal::Stalemate => !self.in_check() && !self.has_move(),
+            Goal::Check => self.in_check(),
+            Goal::DoubleStalemate => !self.in_check() && !self.has_move() && !self.pass().has_move(),
+        }
+    }
+    /// The same position with the other side to move (for double stalemate and set play).
+    fn pass(&self) -> Self;
+    /// A move in Popeye's long algebraic notation, without check marks.
+    fn move_text(&self, m: Self::Move, lang: Lang) -> String;
+    /// Whether a move gives check (the opponent in check after it).
+    fn gives_check(&self, m: Self::Move) -> bool {
+        self.play(m).in_check()
+    }
+}
+
+impl Game for crate::position::Position {
+    type Move = crate::position::Move;
+
+    fn to_move(&self) -> Color {
+        self.side_to_move()
+    }
+    fn moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
+        out.extend(self.legal_moves());
+    }
+    fn play(&self, m: Self::Move) -> Self {
+        crate::position::Position::play(self, m)
+    }
+    fn in_check(&self) -> bool {
+        crate::position::Position::in_check(self)
+    }
+    fn has_move(&self) -> bool {
+        self.has_legal_move()
+    }
+    fn key(&self) -> u64 {
+        self.hash()
+    }
+    fn pass(&self) -> Self {
+        self.null_move()
+    }
+    fn move_text(&self, m: Self::Move, lang: Lang) -> String {
+        crate::notation::move_text(self, m, crate::notation::MoveStyle { lang, ascii: false })
+    }
+}
