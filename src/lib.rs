@@ -4,6 +4,7 @@
 //! [`solve`], judged by [`verify`] and written by [`report`]. The rules live in [`rules`],
 //! over [`position`], [`piece`] and [`geometry`].
 #![deny(missing_docs)]
+#![allow(clippy::needless_range_loop)]
 
 pub mod cli;
 pub mod geometry;

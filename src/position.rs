@@ -199,11 +199,7 @@ pub struct Position {
 
 impl PartialEq for Position {
     fn eq(&self, o: &Self) -> bool {
-        self.mailbox == o.mailbox
-            && self.side == o.side
-            && self.castling == o.castling
-            && self.ep == o.ep
-            && self.reserves == o.reserves
+        self.mailbox == o.mailbox && self.side == o.side && self.castling == o.castling && self.ep == o.ep && self.reserves == o.reserves
     }
 }
 impl Eq for Position {}

@@ -468,12 +468,12 @@ impl Position {
                 }
                 let targets = pin_ok(from, targets & check_mask);
                 self.push_pawn_moves(out, from, targets, promo_rank);
-                if let Some(ep) = self.ep {
-                    if t.pawn[us.index()][from.index()] & (1u64 << ep.0) != 0 {
-                        let m = Move::EnPassant { from, to: ep };
-                        if !legal || !self.play(m).king_attacked(us) {
-                            out.push(m);
-                        }
+                if let Some(ep) = self.ep
+                    && t.pawn[us.index()][from.index()] & (1u64 << ep.0) != 0
+                {
+                    let m = Move::EnPassant { from, to: ep };
+                    if !legal || !self.play(m).king_attacked(us) {
+                        out.push(m);
                     }
                 }
             }
