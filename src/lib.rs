@@ -11,4 +11,6 @@ pub mod geometry;
 pub mod notation;
 pub mod piece;
 pub mod position;
+pub mod problem;
 pub mod rules;
+pub mod solve;

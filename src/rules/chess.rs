@@ -548,7 +548,7 @@ impl Position {
                     }
                 }
             }
-            if checkers == 0 {
+            if checkers == 0 && self.puts {
                 let movable = own & !self.by_kind[Kind::King as usize] & !pinned;
                 for from in Squares(movable) {
                     let kind = self.mailbox[from.index()].map_or(Kind::Pawn, |p| p.kind);
@@ -637,6 +637,39 @@ impl Position {
             }
         }
         p
+    }
+
+    /// Whether legal move `m` gives check, computed without playing it when only
+    /// orthodox pieces are on the board (played and tested otherwise).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(ksq) = self.king(us.opponent()) else { return false };
+        if self.fairy != 0 {
+            return self.play(m).in_check();
+        }
+        match m {
+            Move::Normal { from, to, promotion } => {
+                let Some(piece) = self.mailbox[from.index()] else { return false };
+                let kind = promotion.unwrap_or(piece.kind);
+                let occ = (self.occupied() & !(1u64 << from.0)) | (1u64 << to.0);
+                let kb = 1u64 << ksq.0;
+                let direct = match kind {
+                    Kind::Pawn => pawn_attacks(us, to) & kb != 0,
+                    Kind::Knight => knight_attacks(to) & kb != 0,
+                    Kind::King => false,
+                    k => self.piece_reach(k, to, occ).1 & kb != 0,
+                };
+                if direct {
+                    return true;
+                }
+                let own = self.by_color[us.index()] & !(1u64 << from.0) & !(1u64 << to.0);
+                let k = &self.by_kind;
+                let rq = (k[Kind::Rook as usize] | k[Kind::Queen as usize]) & own;
+                let bq = (k[Kind::Bishop as usize] | k[Kind::Queen as usize]) & own;
+                (rook_attacks(ksq, occ) & rq) | (bishop_attacks(ksq, occ) & bq) != 0
+            }
+            _ => self.play(m).in_check(),
+        }
     }
 
     /// The same position with the other side to move and no en-passant square (a null

@@ -81,6 +81,9 @@ impl Game for crate::position::Position {
     fn pass(&self) -> Self {
         self.null_move()
     }
+    fn gives_check(&self, m: Self::Move) -> bool {
+        crate::position::Position::gives_check(self, m)
+    }
     fn move_text(&self, m: Self::Move, lang: Lang) -> String {
         crate::notation::move_text(self, m, crate::notation::MoveStyle { lang, ascii: false })
     }

@@ -1,0 +1,472 @@
+//! Battle play: direct (`#n`), self (`s#n`) and reflex (`r#n`) stipulations.
+//!
+//! Popeye's meaning. Direct: the attacker (the side to move) reaches the goal in at most n
+//! moves against every defence (short solutions count). Self: the attacker forces the
+//! defender to reach the goal against the attacker within n moves; the defender avoids it.
+//! Reflex: as self, but a side that can reach the goal in one move must do so.
+
+use super::tree::{Node, Role};
+use super::{Ctx, SolveOptions, mark, par_map};
+use crate::piece::Lang;
+use crate::problem::stipulation::{Play, Stipulation};
+use crate::rules::{Game, Goal};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    Direct,
+    SelfPlay,
+    Reflex,
+}
+
+const SALT_ATT: [u64; 3] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9];
+const SALT_DEF: [u64; 3] = [0x85EB_CA77_C2B2_AE63, 0x27D4_EB2F_1656_67C5, 0xFF51_AFD7_ED55_8CCD];
+
+fn goal_salt(g: Goal) -> u64 {
+    (g as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+/// What battle play found.
+pub(crate) struct BattleResult {
+    pub(crate) keys: Vec<Node>,
+    pub(crate) tries: Vec<Node>,
+    pub(crate) set_play: Vec<Node>,
+}
+
+struct Searcher<'a, G: Game> {
+    ctx: &'a Ctx,
+    mode: Mode,
+    goal: Goal,
+    salt: u64,
+    killers: Vec<Option<G::Move>>,
+    pool: Vec<Vec<G::Move>>,
+}
+
+fn pack(win: u32, fail: u32) -> u64 {
+    (1u64 << 63) | ((win.min(255) as u64) << 8) | fail.min(255) as u64
+}
+
+fn unpack(d: u64) -> (u32, u32) {
+    (((d >> 8) & 255) as u32, (d & 255) as u32)
+}
+
+impl<'a, G: Game> Searcher<'a, G> {
+    fn new(ctx: &'a Ctx, mode: Mode) -> Self {
+        Searcher { ctx, mode, goal: ctx.goal, salt: goal_salt(ctx.goal), killers: vec![None; 64], pool: Vec::new() }
+    }
+
+    fn moves(&mut self, p: &G) -> Vec<G::Move> {
+        let mut v = self.pool.pop().unwrap_or_default();
+        p.moves(&mut v);
+        v
+    }
+
+    fn give(&mut self, v: Vec<G::Move>) {
+        self.pool.push(v);
+    }
+
+    #[inline]
+    fn goal(&self, q: &G) -> bool {
+        q.goal_reached(self.goal)
+    }
+
+    /// Cached bound lookup: Some(result) when the table decides.
+    fn probe(&self, key: u64, n: u32) -> Option<bool> {
+        let (win, fail) = unpack(self.ctx.tt.get(key)?);
+        if win > 0 && win <= n {
+            Some(true)
+        } else if fail >= n {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn store(&self, key: u64, n: u32, result: bool) {
+        if self.ctx.is_stopped() || !self.ctx.tt.enabled() {
+            return;
+        }
+        let (mut win, mut fail) = self.ctx.tt.get(key).map(unpack).unwrap_or((0, 0));
+        if result {
+            if win == 0 || n < win {
+                win = n;
+            }
+        } else if n > fail {
+            fail = n;
+        }
+        self.ctx.tt.put(key, pack(win, fail));
+    }
+
+    /// Whether some move of `mover` (to move in `p`) reaches the goal at once.
+    fn has_goal_move(&mut self, p: &G) -> bool {
+        let moves = self.moves(p);
+        let found = moves.iter().any(|&m| self.goal(&p.play(m)));
+        self.give(moves);
+        found
+    }
+
+    /// Attacker to move: can it win within `n` moves?
+    fn att(&mut self, p: &G, n: u32) -> bool {
+        if n == 0 || self.ctx.tick() {
+            return false;
+        }
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt;
+        if let Some(r) = self.probe(key, n) {
+            return r;
+        }
+        let r = self.att_compute(p, n);
+        self.store(key, n, r);
+        r
+    }
+
+    fn att_compute(&mut self, p: &G, n: u32) -> bool {
+        let moves = self.moves(p);
+        let mut result = false;
+        match self.mode {
+            Mode::Direct => {
+                // Immediate goals first, then the rest with checks first.
+                let mut children: Vec<(bool, G)> = Vec::with_capacity(moves.len());
+                let mate_goal = matches!(self.goal, Goal::Mate | Goal::Check);
+                for &m in &moves {
+                    if n == 1 && mate_goal && !p.gives_check(m) {
+                        continue;
+                    }
+                    let q = p.play(m);
+                    if self.goal(&q) {
+                        result = true;
+                        break;
+                    }
+                    if n > 1 {
+                        children.push((q.in_check(), q));
+                    }
+                }
+                if !result && n > 1 {
+                    children.sort_by_key(|c| !c.0);
+                    for (_, q) in &children {
+                        if self.def(q, n - 1) {
+                            result = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            Mode::SelfPlay | Mode::Reflex => {
+                let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal(&p.play(m)));
+                if !forced_goal {
+                    for &m in &moves {
+                        let q = p.play(m);
+                        if self.def(&q, n) {
+                            result = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.give(moves);
+        result
+    }
+
+    /// Defender to move. Direct: can the attacker win within `n` more moves whatever the
+    /// defence? Self/reflex: is the defender forced to reach the goal within `n` of its
+    /// own moves (this one included)?
+    fn def(&mut self, q: &G, n: u32) -> bool {
+        if self.ctx.tick() {
+            return false;
+        }
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt;
+        if let Some(r) = self.probe(key, n) {
+            return r;
+        }
+        let r = self.def_compute(q, n);
+        self.store(key, n, r);
+        r
+    }
+
+    fn def_compute(&mut self, q: &G, n: u32) -> bool {
+        let mut moves = self.moves(q);
+        if moves.is_empty() {
+            self.give(moves);
+            return false;
+        }
+        if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+            self.give(moves);
+            return true;
+        }
+        let slot = (n as usize).min(63);
+        if let Some(k) = self.killers[slot]
+            && let Some(i) = moves.iter().position(|&m| m == k)
+        {
+            moves.swap(0, i);
+        }
+        let mut result = true;
+        for i in 0..moves.len() {
+            let d = moves[i];
+            let r = q.play(d);
+            let ok = match self.mode {
+                Mode::Direct => self.att(&r, n),
+                Mode::SelfPlay => self.goal(&r) || (n > 1 && self.att(&r, n - 1)),
+                Mode::Reflex => n > 1 && self.att(&r, n - 1),
+            };
+            if !ok {
+                self.killers[slot] = Some(d);
+                result = false;
+                break;
+            }
+        }
+        self.give(moves);
+        result
+    }
+
+    /// Whether attacker move `m` from `p` solves in `n`.
+    fn solves(&mut self, p: &G, m: G::Move, n: u32) -> bool {
+        let q = p.play(m);
+        match self.mode {
+            Mode::Direct => self.goal(&q) || (n > 1 && self.def(&q, n - 1)),
+            _ => self.def(&q, n),
+        }
+    }
+
+    /// Defences refuting attacker move `m` (at most `limit + 1` are collected).
+    fn refutations(&mut self, p: &G, m: G::Move, n: u32, limit: usize) -> Vec<G::Move> {
+        let q = p.play(m);
+        let mut out = Vec::new();
+        let moves = self.moves(&q);
+        if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+            self.give(moves);
+            return out;
+        }
+        for &d in &moves {
+            let r = q.play(d);
+            let ok = match self.mode {
+                Mode::Direct => self.att(&r, n - 1),
+                Mode::SelfPlay => self.goal(&r) || (n > 1 && self.att(&r, n - 1)),
+                Mode::Reflex => n > 1 && self.att(&r, n - 1),
+            };
+            if !ok {
+                out.push(d);
+                if out.len() > limit {
+                    break;
+                }
+            }
+        }
+        self.give(moves);
+        out
+    }
+
+    /// The attacker's shortest winning continuations from `p` within `n`: (length, nodes).
+    fn att_nodes(&mut self, p: &G, n: u32, opts: &SolveOptions) -> (u32, Vec<Node>) {
+        let mut k = 0;
+        for len in 1..=n {
+            if self.att(p, len) {
+                k = len;
+                break;
+            }
+        }
+        if k == 0 {
+            return (0, Vec::new());
+        }
+        let moves = self.moves(p);
+        let mut nodes = Vec::new();
+        for &m in &moves {
+            if self.ctx.is_stopped() {
+                break;
+            }
+            if !self.solves(p, m, k) {
+                continue;
+            }
+            let q = p.play(m);
+            let mut node = Node::new(p.move_text(m, Lang::En), mark(&q), Role::Attack);
+            self.fill_after_attack(&mut node, &q, k, opts);
+            nodes.push(node);
+        }
+        self.give(moves);
+        if nodes.len() > 1 {
+            for nd in &mut nodes {
+                nd.dual = true;
+            }
+        }
+        (k, nodes)
+    }
+
+    /// Defender moves left after an attacker's move that solves in `n` (the attacker's
+    /// remaining budget in this mode's terms).
+    fn budget_after(&self, n: u32) -> u32 {
+        match self.mode {
+            Mode::Direct => n - 1,
+            _ => n,
+        }
+    }
+
+    /// Fills threat and defences after an attacker's move (defender to move in `q`), the
+    /// move having solved within `n`.
+    fn fill_after_attack(&mut self, node: &mut Node, q: &G, n: u32, opts: &SolveOptions) {
+        let b = self.budget_after(n);
+        if self.mode == Mode::Direct && (b == 0 || self.goal(q)) {
+            return;
+        }
+        // Threat: what the attacker does if the defender passes.
+        let mut threat_len = 0;
+        let threat_budget = match self.mode {
+            Mode::Direct => b,
+            _ => b.saturating_sub(1),
+        };
+        let mut threat_moves: Vec<String> = Vec::new();
+        let reflex_forced = self.mode == Mode::Reflex && self.has_goal_move(q);
+        if !opts.no_threat && !q.in_check() && threat_budget > 0 && !reflex_forced {
+            let t = q.pass();
+            let (len, nodes) = self.att_nodes(&t, threat_budget, opts);
+            threat_len = len;
+            threat_moves = nodes.iter().map(|n| n.mv.clone()).collect();
+            node.threat = nodes;
+            node.zugzwang = len == 0;
+        }
+        let moves = self.moves(q);
+        for &d in &moves {
+            if self.ctx.is_stopped() {
+                break;
+            }
+            let r = q.play(d);
+            let mut dn = Node::new(q.move_text(d, Lang::En), mark(&r), Role::Defence);
+            match self.mode {
+                Mode::Direct => {
+                    let (len, cont) = self.att_nodes(&r, b, opts);
+                    if len == 0 {
+                        continue; // a refutation: not part of a key's tree
+                    }
+                    let answered = threat_len > 0 && len == threat_len && threat_moves.iter().all(|t| cont.iter().any(|c| &c.mv == t));
+                    if answered {
+                        continue;
+                    }
+                    dn.replies = cont;
+                }
+                Mode::SelfPlay | Mode::Reflex => {
+                    if reflex_forced {
+                        if !self.goal(&r) {
+                            continue;
+                        }
+                    } else if !self.goal(&r) {
+                        if b <= 1 {
+                            continue;
+                        }
+                        let (len, cont) = self.att_nodes(&r, b - 1, opts);
+                        if len == 0 {
+                            continue;
+                        }
+                        let answered = threat_len > 0 && len == threat_len && threat_moves.iter().all(|t| cont.iter().any(|c| &c.mv == t));
+                        if answered {
+                            continue;
+                        }
+                        dn.replies = cont;
+                    }
+                }
+            }
+            node.replies.push(dn);
+        }
+        self.give(moves);
+    }
+}
+
+/// Solves battle play from `pos` (attacker to move).
+pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> BattleResult {
+    let mode = match stip.play {
+        Play::Direct => Mode::Direct,
+        Play::SelfPlay => Mode::SelfPlay,
+        _ => Mode::Reflex,
+    };
+    let n = stip.moves;
+    let mut first = Vec::new();
+    pos.moves(&mut first);
+    let total = first.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    // White's own obligation in reflex play: a side that can reach the goal must.
+    let root_forced = mode == Mode::Reflex && first.iter().any(|&m| pos.play(m).goal_reached(ctx.goal));
+    let results: Vec<(Option<Node>, Option<Node>)> = par_map(&first, |&m| {
+        let mut s = Searcher::<G>::new(ctx, mode);
+        let out = if n == 0 || root_forced {
+            (None, None)
+        } else if s.solves(pos, m, n) {
+            let q = pos.play(m);
+            let mut node = Node::new(pos.move_text(m, Lang::En), mark(&q), Role::Key);
+            if opts.tree {
+                s.fill_after_attack(&mut node, &q, n, opts);
+            }
+            let keep = match opts.threat {
+                Some(t) if !node.zugzwang => node.threat.is_empty() || threat_depth(&node) <= t,
+                _ => true,
+            };
+            (keep.then_some(node), None)
+        } else if opts.tries {
+            let limit = opts.defence.max(1) as usize;
+            let refs = s.refutations(pos, m, n, limit);
+            if !refs.is_empty() && refs.len() <= limit && !ctx.is_stopped() {
+                let q = pos.play(m);
+                let mut node = Node::new(pos.move_text(m, Lang::En), mark(&q), Role::Try);
+                if opts.tree {
+                    s.fill_after_attack(&mut node, &q, n, opts);
+                }
+                node.refutations = refs.iter().map(|&d| Node::new(q.move_text(d, Lang::En), mark(&q.play(d)), Role::Refutation)).collect();
+                (None, Some(node))
+            } else {
+                (None, None)
+            }
+        } else {
+            (None, None)
+        };
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(p) = &opts.progress {
+            p.update(d, total, n);
+        }
+        out
+    });
+    let mut keys = Vec::new();
+    let mut tries = Vec::new();
+    for (k, t) in results {
+        keys.extend(k);
+        tries.extend(t);
+    }
+    let mut set_play = Vec::new();
+    if opts.set_play && !pos.in_check() {
+        let t = pos.pass();
+        let mut s = Searcher::<G>::new(ctx, mode);
+        let moves = s.moves(&t);
+        let forced = mode == Mode::Reflex && moves.iter().any(|&d| t.play(d).goal_reached(ctx.goal));
+        for &d in &moves {
+            let r = t.play(d);
+            let mut dn = Node::new(t.move_text(d, Lang::En), mark(&r), Role::Set);
+            let shown = match mode {
+                Mode::Direct => {
+                    if n > 1 {
+                        let (len, cont) = s.att_nodes(&r, n - 1, opts);
+                        dn.replies = cont;
+                        len > 0
+                    } else {
+                        false
+                    }
+                }
+                _ => {
+                    if r.goal_reached(ctx.goal) {
+                        true
+                    } else if forced || n <= 1 {
+                        false
+                    } else {
+                        let (len, cont) = s.att_nodes(&r, n - 1, opts);
+                        dn.replies = cont;
+                        len > 0
+                    }
+                }
+            };
+            if shown {
+                set_play.push(dn);
+            }
+        }
+    }
+    BattleResult { keys, tries, set_play }
+}
+
+/// Length in moves of a node's threat (1 + deepest attacker continuation chain).
+fn threat_depth(node: &Node) -> u32 {
+    fn depth(n: &Node) -> u32 {
+        1 + n.replies.iter().flat_map(|d| d.replies.iter()).map(depth).max().unwrap_or(0)
+    }
+    node.threat.iter().map(depth).max().unwrap_or(0)
+}

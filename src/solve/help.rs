@@ -1,0 +1,324 @@
+//! Help play (`h#n`, `h#n.5`, `hs#n`) and series play (`ser-#n`, `ser-h#n`, `ser-s#n`,
+//! `ser-r#n` and the stalemate forms).
+//!
+//! Help play is exact: every line has exactly the stipulated number of half-moves and only
+//! its last move reaches the goal. Series play follows Popeye: the series side plays up to
+//! n moves in a row (shorter series count), none of which may give check except the last;
+//! then, for `ser-h`, the other side reaches the goal in one; for `ser-s`, the other side is
+//! forced to reach it; for `ser-r`, must reach it when it can.
+
+use super::tree::{Line, LineMove};
+use super::{Ctx, SolveOptions, line_move, par_map};
+use crate::problem::stipulation::{Play, Stipulation};
+use crate::rules::{Game, Goal};
+
+const SALT_HELP: u64 = 0x4CF5_AD43_2745_937F;
+const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
+
+/// What must hold after the last half-move of a help line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Finish {
+    /// The goal is reached.
+    Goal,
+    /// The side to move is forced to reach the goal in one (`hs#`).
+    Forced,
+}
+
+struct Helper<'a, G: Game> {
+    ctx: &'a Ctx,
+    goal: Goal,
+    finish: Finish,
+    salt: u64,
+    _g: std::marker::PhantomData<G>,
+}
+
+fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
+    base ^ (goal as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (k as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        ^ kind.wrapping_mul(0x94D0_49BB_1331_11EB)
+}
+
+/// Whether the side to move in `q` is forced to reach `goal` with its next move: it has a
+/// move, and every move reaches it.
+fn forced<G: Game>(q: &G, goal: Goal) -> bool {
+    let mut v = Vec::new();
+    q.moves(&mut v);
+    !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached(goal))
+}
+
+impl<G: Game> Helper<'_, G> {
+    fn finished(&self, q: &G) -> bool {
+        match self.finish {
+            Finish::Goal => q.goal_reached(self.goal),
+            Finish::Forced => forced(q, self.goal),
+        }
+    }
+
+    /// Appends to `out` every line of exactly `k` half-moves from `p`; returns whether any.
+    /// `prefix` holds the moves so far with the positions they were played from.
+    fn search(&self, p: &G, k: u32, prefix: &mut Vec<(G, G::Move)>, out: &mut Vec<Line>) -> bool {
+        if self.ctx.tick() {
+            return false;
+        }
+        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish as u64 + self.salt);
+        if self.ctx.tt.get(key).is_some() {
+            return false; // proven: no solution
+        }
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        let mut found = false;
+        let checks_only = k == 1 && self.finish == Finish::Goal && matches!(self.goal, Goal::Mate | Goal::Check);
+        for &m in &moves {
+            if checks_only && !p.gives_check(m) {
+                continue;
+            }
+            let q = p.play(m);
+            if k == 1 {
+                if self.finished(&q) {
+                    prefix.push((p.clone(), m));
+                    self.emit(prefix, &q, out);
+                    prefix.pop();
+                    found = true;
+                }
+            } else {
+                prefix.push((p.clone(), m));
+                if self.search(&q, k - 1, prefix, out) {
+                    found = true;
+                }
+                prefix.pop();
+            }
+        }
+        if !found && !self.ctx.is_stopped() {
+            self.ctx.tt.put(key, 1);
+        }
+        found
+    }
+
+    /// Writes a finished line (`last` = the position after its last move).
+    fn emit(&self, prefix: &[(G, G::Move)], last: &G, out: &mut Vec<Line>) {
+        let line: Line = prefix.iter().map(|(p, m)| line_move(p, *m)).collect();
+        if self.finish == Finish::Forced {
+            // The forced last move(s) complete the line.
+            let mut v = Vec::new();
+            last.moves(&mut v);
+            for &d in &v {
+                let mut l = line.clone();
+                l.push(line_move(last, d));
+                out.push(l);
+            }
+        } else {
+            out.push(line);
+        }
+    }
+}
+
+/// Every help line of `plies` half-moves from `pos`.
+pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
+    let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
+    let h = Helper::<G> { ctx, goal: stip.goal, finish, salt: 0, _g: std::marker::PhantomData };
+    if plies == 0 {
+        return Vec::new();
+    }
+    // Split over the first two half-moves when the first level is narrow.
+    let mut first = Vec::new();
+    pos.moves(&mut first);
+    let threads = rayon::current_num_threads();
+    let mut prefixes: Vec<Vec<G::Move>> = first.iter().map(|&m| vec![m]).collect();
+    if plies > 2 && prefixes.len() < 4 * threads {
+        let mut deeper = Vec::new();
+        for &m in &first {
+            let q = pos.play(m);
+            let mut second = Vec::new();
+            q.moves(&mut second);
+            for &m2 in &second {
+                deeper.push(vec![m, m2]);
+            }
+        }
+        prefixes = deeper;
+    }
+    let total = prefixes.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
+        let mut out = Vec::new();
+        let mut line: Vec<(G, G::Move)> = Vec::new();
+        let mut p = pos.clone();
+        let mut ok = true;
+        for (i, &m) in pre.iter().enumerate() {
+            let q = p.play(m);
+            line.push((p.clone(), m));
+            if i as u32 + 1 == plies {
+                if h.finished(&q) {
+                    h.emit(&line, &q, &mut out);
+                }
+                ok = false;
+                break;
+            }
+            p = q;
+        }
+        if ok {
+            h.search(&p, plies - pre.len() as u32, &mut line, &mut out);
+        }
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(pr) = &opts.progress {
+            pr.update(d, total, plies);
+        }
+        out
+    });
+    parts.into_iter().flatten().collect()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum SeriesEnd {
+    /// `ser-#`: the series' last move reaches the goal.
+    Direct,
+    /// `ser-h#`: then the other side reaches it in one.
+    Help,
+    /// `ser-s#`: then the other side is forced to reach it.
+    SelfPlay,
+    /// `ser-r#`: then the other side must reach it when it can.
+    Reflex,
+}
+
+struct Series<'a> {
+    ctx: &'a Ctx,
+    goal: Goal,
+    end: SeriesEnd,
+}
+
+impl Series<'_> {
+    /// The replies that end a series after the series side's move (other side to move in
+    /// `q`); `None` when the series does not end there.
+    fn endings<G: Game>(&self, q: &G) -> Option<Vec<LineMove>> {
+        match self.end {
+            SeriesEnd::Direct => q.goal_reached(self.goal).then(Vec::new),
+            SeriesEnd::Help => {
+                let mut v = Vec::new();
+                q.moves(&mut v);
+                let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
+                (!r.is_empty()).then_some(r)
+            }
+            SeriesEnd::SelfPlay => {
+                if forced(q, self.goal) {
+                    let mut v = Vec::new();
+                    q.moves(&mut v);
+                    Some(v.iter().map(|&d| line_move(q, d)).collect())
+                } else {
+                    None
+                }
+            }
+            SeriesEnd::Reflex => {
+                let mut v = Vec::new();
+                q.moves(&mut v);
+                let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
+                (!r.is_empty()).then_some(r)
+            }
+        }
+    }
+
+    fn push_endings(prefix: &[LineMove], ends: Vec<LineMove>, out: &mut Vec<Line>) {
+        if ends.is_empty() {
+            out.push(prefix.to_vec());
+        } else {
+            for e in ends {
+                let mut l = prefix.to_vec();
+                l.push(e);
+                out.push(l);
+            }
+        }
+    }
+
+    /// Series side to move in `p`, up to `k` moves left.
+    fn search<G: Game>(&self, p: &G, k: u32, prefix: &mut Vec<LineMove>, out: &mut Vec<Line>) -> bool {
+        if k == 0 || self.ctx.tick() {
+            return false;
+        }
+        let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64);
+        if self.ctx.tt.get(key).is_some() {
+            return false;
+        }
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        // Reflex: a series side that can reach the goal itself must (and so fails).
+        if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached(self.goal)) {
+            self.ctx.tt.put(key, 1);
+            return false;
+        }
+        let mut found = false;
+        for &m in &moves {
+            let q = p.play(m);
+            prefix.push(line_move(p, m));
+            if let Some(ends) = self.endings(&q) {
+                Self::push_endings(prefix, ends, out);
+                found = true;
+            } else if k > 1 && !q.in_check() && q.has_move() {
+                let next = q.pass();
+                if self.search(&next, k - 1, prefix, out) {
+                    found = true;
+                }
+            }
+            prefix.pop();
+        }
+        if !found && !self.ctx.is_stopped() {
+            self.ctx.tt.put(key, 1);
+        }
+        found
+    }
+}
+
+fn series_end(stip: &Stipulation) -> SeriesEnd {
+    match stip.play {
+        Play::Direct => SeriesEnd::Direct,
+        Play::Help => SeriesEnd::Help,
+        Play::SelfPlay | Play::HelpSelf => SeriesEnd::SelfPlay,
+        Play::Reflex => SeriesEnd::Reflex,
+    }
+}
+
+/// Every series line from `pos` (series side to move).
+pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Vec<Line> {
+    let s = Series { ctx, goal: stip.goal, end: series_end(stip) };
+    let k = stip.moves;
+    let mut first = Vec::new();
+    pos.moves(&mut first);
+    if k == 0 {
+        return Vec::new();
+    }
+    if s.end == SeriesEnd::Reflex && first.iter().any(|&m| pos.play(m).goal_reached(stip.goal)) {
+        return Vec::new();
+    }
+    let total = first.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<Vec<Line>> = par_map(&first, |&m| {
+        let mut out = Vec::new();
+        let q = pos.play(m);
+        let mut prefix = vec![line_move(pos, m)];
+        if let Some(ends) = s.endings(&q) {
+            Series::push_endings(&prefix, ends, &mut out);
+        } else if k > 1 && !q.in_check() && q.has_move() {
+            s.search(&q.pass(), k - 1, &mut prefix, &mut out);
+        }
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(pr) = &opts.progress {
+            pr.update(d, total, k);
+        }
+        out
+    });
+    let mut lines: Vec<Line> = parts.into_iter().flatten().collect();
+    // Shorter series first, then move order (stable).
+    lines.sort_by_key(|l| l.len());
+    lines
+}
+
+/// Set play of a series problem: the other side's closing move(s) at once.
+pub(crate) fn series_set_play<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation) -> Vec<Line> {
+    let s = Series { ctx, goal: stip.goal, end: series_end(stip) };
+    if s.end == SeriesEnd::Direct || pos.in_check() {
+        return Vec::new();
+    }
+    // The series side passes; the diagram as it would be after its (empty) series.
+    let q = pos.pass();
+    match s.endings(&q) {
+        Some(ends) => ends.into_iter().map(|e| vec![e]).collect(),
+        None => Vec::new(),
+    }
+}

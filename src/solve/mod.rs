@@ -1,0 +1,286 @@
+//! The search: every solution of a stipulation, generic over [`Game`].
+//!
+//! - [`battle`]: direct (`#n`), self (`s#n`) and reflex (`r#n`) play: keys, threats,
+//!   variations, tries, set play.
+//! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`) and series play (`ser-…`): every line.
+//! - [`tt`]: the shared transposition table; [`tree`]: the result types.
+//!
+//! The work is split over the first moves (and the second where the first level is narrow)
+//! with rayon; the results are gathered in move order, so the report is the same for every
+//! thread count and hash size.
+//!
+//! ```
+//! use feerie::position::Position;
+//! use feerie::problem::stipulation::{Play, Stipulation};
+//! use feerie::rules::Goal;
+//! use feerie::solve::{solve, SolveOptions};
+//! // Mate in 1: Ra1-a8#.
+//! let p = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+//! let stip = Stipulation { series: false, play: Play::Direct, goal: Goal::Mate, moves: 1, half: false };
+//! let r = solve(&p, &stip, &SolveOptions::default());
+//! assert_eq!(r.phases[0].keys.len(), 1);
+//! assert_eq!(r.phases[0].keys[0].mv, "Ra1-a8");
+//! ```
+
+pub mod battle;
+pub mod help;
+pub mod tree;
+pub mod tt;
+
+use crate::piece::Lang;
+use crate::problem::stipulation::{Play, Stipulation};
+use crate::rules::{Game, Goal};
+use serde::Serialize;
+use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+pub use tree::{Line, LineMove, Node, Role};
+use tt::Table;
+
+/// How a solve runs and what it shows.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Show set play (the defender's moves in the diagram, or help play one half-move
+    /// shorter from the other side).
+    pub set_play: bool,
+    /// Look for tries (first moves refuted by at most `defence` defences).
+    pub tries: bool,
+    /// Most refutations a try may have.
+    pub defence: u32,
+    /// Only keys whose threat is at most this many moves.
+    pub threat: Option<u32>,
+    /// Do not compute threats.
+    pub no_threat: bool,
+    /// Solve again with the colours swapped.
+    pub duplex: bool,
+    /// Solve only with the colours swapped.
+    pub half_duplex: bool,
+    /// Stop reporting after this many solutions (help and series play).
+    pub max_solutions: Option<usize>,
+    /// Transposition-table budget in megabytes (0 = no table).
+    pub hash_mb: usize,
+    /// Threads (0 = all cores).
+    pub threads: usize,
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+    /// Set from outside (Ctrl-C) to stop the search; what was found is kept.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Progress reports (first-level moves done of total).
+    pub progress: Option<Arc<dyn Progress>>,
+    /// Build the full tree of variations for battle play.
+    pub tree: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            set_play: false,
+            tries: false,
+            defence: 1,
+            threat: None,
+            no_threat: false,
+            duplex: false,
+            half_duplex: false,
+            max_solutions: None,
+            hash_mb: 64,
+            threads: 0,
+            timeout: None,
+            cancel: None,
+            progress: None,
+            tree: true,
+        }
+    }
+}
+
+/// Receives progress from a running solve.
+pub trait Progress: Send + Sync + std::fmt::Debug {
+    /// `done` of `total` first-level moves searched at the current `depth`.
+    fn update(&self, done: usize, total: usize, depth: u32);
+}
+
+/// The result of one phase (the problem as set, or its duplex).
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Phase {
+    /// `None` for the problem as set, `Some("duplex")` for the colours swapped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Set play.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_play: Vec<Node>,
+    /// Set play of help and series problems.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_lines: Vec<Line>,
+    /// Keys with their trees (battle play).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<Node>,
+    /// Tries with their refutations.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tries: Vec<Node>,
+    /// Lines (help and series play).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<Line>,
+    /// Why this phase was not solved (e.g. the duplex position is illegal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Solved {
+    /// One phase, two with `Duplex`.
+    pub phases: Vec<Phase>,
+    /// False when the search stopped early (timeout or cancel): what was found is kept.
+    pub complete: bool,
+    /// Positions visited.
+    #[serde(skip)]
+    pub nodes: u64,
+}
+
+/// Shared state of one solve.
+pub(crate) struct Ctx {
+    pub(crate) tt: Table,
+    pub(crate) stop: Arc<AtomicBool>,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) nodes: AtomicU64,
+    pub(crate) stopped: AtomicBool,
+    pub(crate) goal: Goal,
+}
+
+thread_local! {
+    static LOCAL_NODES: Cell<u64> = const { Cell::new(0) };
+}
+
+impl Ctx {
+    /// Counts a node; true when the search must stop.
+    #[inline]
+    pub(crate) fn tick(&self) -> bool {
+        let n = LOCAL_NODES.with(|c| {
+            let v = c.get() + 1;
+            c.set(v);
+            v
+        });
+        if n & 1023 == 0 {
+            self.nodes.fetch_add(1024, Ordering::Relaxed);
+            if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stopped.store(true, Ordering::Relaxed);
+            }
+        }
+        self.stopped.load(Ordering::Relaxed)
+    }
+    #[inline]
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+}
+
+/// The mark written after a move: `#` mate, `=` stalemate, `+` check, or nothing.
+pub fn mark<G: Game>(after: &G) -> String {
+    let check = after.in_check();
+    let has = after.has_move();
+    match (check, has) {
+        (true, false) => "#".into(),
+        (false, false) => {
+            if !after.pass().has_move() {
+                "==".into()
+            } else {
+                "=".into()
+            }
+        }
+        (true, true) => "+".into(),
+        (false, true) => String::new(),
+    }
+}
+
+/// A move as text with its mark.
+pub(crate) fn line_move<G: Game>(pos: &G, m: G::Move) -> LineMove {
+    LineMove { mv: pos.move_text(m, Lang::En), mark: mark(&pos.play(m)) }
+}
+
+/// Solves `stip` from `pos` (whose side to move makes the first move).
+pub fn solve<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solved {
+    let threads = if opts.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.threads };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    let run = || solve_inner(pos, stip, opts);
+    match pool {
+        Ok(p) => p.install(run),
+        Err(_) => run(),
+    }
+}
+
+fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solved {
+    let ctx = Ctx {
+        tt: Table::new(opts.hash_mb),
+        stop: opts.cancel.clone().unwrap_or_default(),
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+        nodes: AtomicU64::new(0),
+        stopped: AtomicBool::new(false),
+        goal: stip.goal,
+    };
+    let mut phases = Vec::new();
+    if !opts.half_duplex {
+        phases.push(solve_phase(&ctx, pos, stip, opts));
+    }
+    if opts.duplex || opts.half_duplex {
+        let swapped = pos.pass();
+        let mut ph = if swapped.pass().in_check() {
+            Phase { note: Some("the duplex position is illegal: the side not to move is in check".into()), ..Phase::default() }
+        } else {
+            solve_phase(&ctx, &swapped, stip, opts)
+        };
+        ph.label = Some(if opts.half_duplex { "half-duplex" } else { "duplex" }.into());
+        phases.push(ph);
+    }
+    let extra = LOCAL_NODES.with(|c| c.get() & 1023);
+    Solved { phases, complete: !ctx.is_stopped(), nodes: ctx.nodes.load(Ordering::Relaxed) + extra }
+}
+
+fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Phase {
+    let mut ph = Phase::default();
+    if stip.series {
+        let lines = help::series(ctx, pos, stip, opts);
+        ph.lines = truncate(lines, opts.max_solutions);
+        if opts.set_play {
+            ph.set_lines = help::series_set_play(ctx, pos, stip);
+        }
+        return ph;
+    }
+    match stip.play {
+        Play::Help | Play::HelpSelf => {
+            let lines = help::help(ctx, pos, stip, stip_plies(stip), opts);
+            ph.lines = truncate(lines, opts.max_solutions);
+            if opts.set_play && stip_plies(stip) > 1 {
+                ph.set_lines = help::help(ctx, &pos.pass(), stip, stip_plies(stip) - 1, opts);
+            }
+        }
+        Play::Direct | Play::SelfPlay | Play::Reflex => {
+            let b = battle::solve(ctx, pos, stip, opts);
+            ph.keys = b.keys;
+            ph.tries = b.tries;
+            ph.set_play = b.set_play;
+        }
+    }
+    ph
+}
+
+/// Half-moves of a help line: `2n` (`2n+1` for `n.5`); for `hs#n`, `2n-1` before the
+/// forced last move.
+fn stip_plies(stip: &Stipulation) -> u32 {
+    match stip.play {
+        Play::HelpSelf => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
+        _ => stip.help_plies(),
+    }
+}
+
+fn truncate(mut lines: Vec<Line>, max: Option<usize>) -> Vec<Line> {
+    if let Some(m) = max {
+        lines.truncate(m);
+    }
+    lines
+}
+
+/// Runs `f` over `items` in parallel, keeping the order of the results.
+pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    items.par_iter().with_max_len(1).map(f).collect()
+}
