@@ -190,6 +190,9 @@ pub struct Position {
     pub(crate) fullmove: u16,
     pub(crate) reserves: [[u8; Kind::COUNT]; 2],
     pub(crate) reserve_rule: ReserveRule,
+    /// Whether the Réserve moves into reserve (`Put`) are generated (see
+    /// [`Position::set_puts_enabled`]).
+    pub(crate) puts: bool,
     /// Bit per kind a pawn may promote to.
     pub(crate) promotions: u32,
     /// Pieces of kinds beyond the orthodox six, both colours.
@@ -284,6 +287,7 @@ impl Position {
             fullmove: 1,
             reserves: [[0; Kind::COUNT]; 2],
             reserve_rule: ReserveRule::default(),
+            puts: true,
             promotions: (1 << Kind::Queen as u32) | (1 << Kind::Rook as u32) | (1 << Kind::Bishop as u32) | (1 << Kind::Knight as u32),
             fairy: 0,
             hash: 0,
@@ -539,6 +543,25 @@ impl Position {
     /// Sets the Réserve condition (keeps the key: the rule is fixed for a whole problem).
     pub fn set_reserve_rule(&mut self, r: ReserveRule) {
         self.reserve_rule = r;
+    }
+    /// Switches the Réserve moves into reserve (`Put`, `↑`) on or off; they are on by
+    /// default. With them off, Réserve keeps only its drops: a test and perft knob (`feerie
+    /// perft --no-put`) that lets the drop generator be compared with crazyhouse perft
+    /// numbers where crazyhouse's pocket refills cannot matter. Not part of the key.
+    ///
+    /// ```
+    /// use feerie::position::{Position, ReserveRule};
+    /// let mut p = Position::from_fen("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1").unwrap();
+    /// p.set_reserve_rule(ReserveRule { white: true, black: true });
+    /// p.set_puts_enabled(false);
+    /// assert_eq!(p.perft(1), 67);
+    /// ```
+    pub fn set_puts_enabled(&mut self, on: bool) {
+        self.puts = on;
+    }
+    /// Whether the Réserve moves into reserve are generated (see [`Position::set_puts_enabled`]).
+    pub fn puts_enabled(&self) -> bool {
+        self.puts
     }
     /// Kinds a pawn may promote to, in index order.
     pub fn promotion_kinds(&self) -> impl Iterator<Item = Kind> + '_ {

@@ -26,6 +26,10 @@ pub struct PerftArgs {
     /// Play every leaf move instead of counting the last ply's moves.
     #[arg(long)]
     pub full: bool,
+    /// Under Réserve, leave out the moves into reserve (`↑`): drops only, to compare with
+    /// crazyhouse perft numbers.
+    #[arg(long)]
+    pub no_put: bool,
 }
 
 /// Parses a Réserve condition name (English or French).
@@ -66,6 +70,7 @@ pub fn run(a: &PerftArgs) -> ExitCode {
         }
     }
     pos.set_reserve_rule(rule);
+    pos.set_puts_enabled(!a.no_put);
     let count = |p: &Position, d: u32| if a.full { p.perft_full(d) } else { p.perft(d) };
     let start = Instant::now();
     let nodes = if a.divide && a.depth > 0 {
