@@ -69,7 +69,9 @@ fn fen_items(text: &str) -> Result<Vec<FenItem>, PositionError> {
                     _ => return Err(fen_err(format!("unclosed or bad fairy piece '({code}'"))),
                 }
             }
-            let kind = parse_fen_kind(&code).ok_or_else(|| fen_err(format!("unknown piece '({code})'")))?;
+            // Inside parentheses the letters are Popeye codes: `(N)` is the nightrider, `(S)`
+            // the knight.
+            let kind = Kind::from_code(&code).ok_or_else(|| fen_err(format!("unknown piece '({code})'")))?;
             let color = if code.chars().all(|c| c.is_ascii_uppercase()) { Color::White } else { Color::Black };
             out.push(FenItem::Piece(Piece::new(color, kind)));
         } else if c.is_ascii_alphabetic() {
@@ -290,10 +292,21 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "4k3/8/8/8/8/8/8/4K3[QRBNPqrbnp] b - - 3 40",
             "4k3/8/2(G)5/8/8/8/(ca)7/4K3 w - - 0 1",
+            // The nightrider is `(N)`, the knight `N`: a black nightrider in reserve and on d3.
+            "4k3/8/8/8/8/3(n)4/8/4K3[N(n)] w - - 0 1",
         ] {
             let p = Position::from_fen(fen).unwrap();
             assert_eq!(write_fen(&p), fen);
         }
+    }
+
+    #[test]
+    fn parenthesised_codes_are_popeye_codes() {
+        let p = Position::from_fen("4k3/8/8/8/8/3(n)(S)3/8/4K3[(N)] w - - 0 1").unwrap();
+        assert_eq!(p.piece_at(Square(19)).map(|x| x.kind), Some(Kind::Nightrider));
+        assert_eq!(p.piece_at(Square(20)).map(|x| (x.color, x.kind)), Some((Color::White, Kind::Knight)));
+        assert_eq!(p.reserve_count(Color::White, Kind::Nightrider), 1);
+        assert_eq!(p.reserve_count(Color::White, Kind::Knight), 0);
     }
 
     #[test]
