@@ -1,0 +1,346 @@
+//! The engine against the reference generator of `tests/reference/` on random positions:
+//! random placements of orthodox and fairy pieces with castling rights, en-passant squares,
+//! reserves and the three Réserve conditions where they fit, and positions reached by random
+//! playouts from the start position, Kiwipete and random positions. Along the way: the
+//! incremental Zobrist key against `compute_hash`, FEN round trips, and that `play` keeps a
+//! valid position.
+
+mod reference;
+
+use feerie::geometry::Square;
+use feerie::piece::{Color, Kind, Piece};
+use feerie::position::{Move, Position, ReserveRule, Setup};
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+
+/// A random position before validation.
+#[derive(Clone, Debug)]
+struct Spec {
+    kings: (u8, u8),
+    /// (square, kind index, white?)
+    pieces: Vec<(u8, usize, bool)>,
+    /// Kings on e1/e8 and rooks on the corners named by `castling`.
+    castle_layout: bool,
+    castling: u8,
+    black_to_move: bool,
+    /// An en-passant square on this file, with an enemy pawn that can take when `capturer`.
+    ep: Option<(u8, bool, bool)>,
+    /// Pawns one step from promotion: (file, white?).
+    promoting: Vec<(u8, bool)>,
+    /// (kind index, white?)
+    reserves: Vec<(usize, bool)>,
+    /// 0: none, 1: Reserve, 2: WhiteReserve, 3: BlackReserve.
+    rule: u8,
+    puts: bool,
+}
+
+fn kind_strategy(fairy: bool) -> BoxedStrategy<usize> {
+    // Kind indices: 1..=5 are Q R B S P, 6.. the fairy kinds.
+    if fairy { prop_oneof![3 => 1usize..=5, 2 => 6usize..Kind::COUNT].boxed() } else { (1usize..=5).boxed() }
+}
+
+prop_compose! {
+    fn spec()(fairy in prop::bool::weighted(0.7))(
+        kings in (0u8..64, 0u8..64),
+        pieces in prop::collection::vec((0u8..64, kind_strategy(fairy), any::<bool>()), 0..22),
+        castle_layout in prop::bool::weighted(0.3),
+        castling in 0u8..16,
+        black_to_move in any::<bool>(),
+        ep in prop::option::weighted(0.25, (0u8..8, any::<bool>(), prop::bool::weighted(0.8))),
+        promoting in prop::collection::vec((0u8..8, any::<bool>()), 0..3),
+        reserves in prop::collection::vec((1usize..Kind::COUNT, any::<bool>()), 0..5),
+        rule in 0u8..4,
+        puts in prop::bool::weighted(0.8),
+    ) -> Spec {
+        Spec { kings, pieces, castle_layout, castling, black_to_move, ep, promoting, reserves, rule, puts }
+    }
+}
+
+fn rule_of(n: u8) -> ReserveRule {
+    match n {
+        1 => ReserveRule { white: true, black: true },
+        2 => ReserveRule { white: true, black: false },
+        3 => ReserveRule { white: false, black: true },
+        _ => ReserveRule::default(),
+    }
+}
+
+/// Builds the setup a spec describes; `None` when the engine (rightly) refuses it, for
+/// instance when the side not to move is in check.
+fn build(spec: &Spec) -> Option<Position> {
+    let mut board: [Option<Piece>; 64] = [None; 64];
+    let side = if spec.black_to_move { Color::Black } else { Color::White };
+    let mut castling = 0u8;
+    let (wk, bk) = if spec.castle_layout { (4u8, 60u8) } else { spec.kings };
+    if wk == bk {
+        return None;
+    }
+    board[wk as usize] = Some(Piece::new(Color::White, Kind::King));
+    board[bk as usize] = Some(Piece::new(Color::Black, Kind::King));
+    if spec.castle_layout {
+        for (bit, sq, color) in [(1u8, 7usize, Color::White), (2, 0, Color::White), (4, 63, Color::Black), (8, 56, Color::Black)] {
+            if spec.castling & bit != 0 {
+                board[sq] = Some(Piece::new(color, Kind::Rook));
+                castling |= bit;
+            }
+        }
+    }
+    let mut reserved = 0u64; // squares the en-passant layout needs as they are
+    let mut ep = None;
+    if let Some((file, capturer, left)) = spec.ep {
+        let them = side.opponent();
+        // The pawn that just double-stepped, the crossed square and its start square.
+        let (pawn, crossed, start, cap_rank) = match side {
+            Color::White => (32 + file, 40 + file, 48 + file, 4u8),
+            Color::Black => (24 + file, 16 + file, 8 + file, 3u8),
+        };
+        if [pawn, crossed, start].iter().all(|&s| board[s as usize].is_none()) {
+            board[pawn as usize] = Some(Piece::new(them, Kind::Pawn));
+            reserved |= (1u64 << pawn) | (1u64 << crossed) | (1u64 << start);
+            ep = Some(Square(crossed));
+            let cf = if left { file as i32 - 1 } else { file as i32 + 1 };
+            if capturer && (0..8).contains(&cf) {
+                let cs = (cap_rank as i32 * 8 + cf) as usize;
+                if board[cs].is_none() {
+                    board[cs] = Some(Piece::new(side, Kind::Pawn));
+                    reserved |= 1u64 << cs;
+                }
+            }
+        }
+    }
+    let promoting = spec.promoting.iter().map(|&(f, white)| (if white { 48 + f } else { 8 + f }, Kind::Pawn.index(), white));
+    for (s, k, white) in promoting.chain(spec.pieces.iter().copied()) {
+        let kind = Kind::ALL[k];
+        if board[s as usize].is_some() || reserved & (1u64 << s) != 0 || (kind == Kind::Pawn && !(8..56).contains(&s)) {
+            continue;
+        }
+        board[s as usize] = Some(Piece::new(if white { Color::White } else { Color::Black }, kind));
+    }
+    let mut reserves = [Vec::new(), Vec::new()];
+    for &(k, white) in &spec.reserves {
+        reserves[if white { 0 } else { 1 }].push(Kind::ALL[k]);
+    }
+    let setup = Setup {
+        pieces: (0..64u8).filter_map(|s| board[s as usize].map(|p| (Square(s), p))).collect(),
+        side: Some(side),
+        castling,
+        ep,
+        reserves,
+        reserve_rule: rule_of(spec.rule),
+        extra_promotions: vec![],
+        halfmove: 0,
+        fullmove: 1,
+    };
+    let mut p = Position::from_setup(&setup).ok()?;
+    p.set_puts_enabled(spec.puts);
+    Some(p)
+}
+
+fn sorted(mut v: Vec<Move>) -> Vec<Move> {
+    v.sort();
+    v
+}
+
+/// Checks one position against the reference and every child of it; returns the engine's
+/// legal moves. `promotions` are the game's promotion choices (from its start).
+fn check_position(p: &Position, promotions: &[Kind]) -> Vec<Move> {
+    let fen = p.to_fen();
+    let r = reference::from_engine(p, promotions.to_vec());
+    let ours = sorted(p.legal_moves().to_vec());
+    let want = r.legal_moves();
+    if ours != want {
+        let missing: Vec<_> = want.iter().filter(|m| !ours.contains(m)).collect();
+        let extra: Vec<_> = ours.iter().filter(|m| !want.contains(m)).collect();
+        panic!("{fen} (rule {:?}, puts {}): missing {missing:?}, extra {extra:?}", p.reserve_rule(), p.puts_enabled());
+    }
+    assert_eq!(p.hash(), p.compute_hash(), "{fen}");
+    assert_eq!(p.in_check(), r.king_attacked(p.side_to_move()), "{fen}");
+    assert_eq!(p.has_legal_move(), !ours.is_empty(), "{fen}");
+    for &m in &ours {
+        let q = p.play(m);
+        let rq = r.play(m);
+        // The same state as the reference's play.
+        let mut back = reference::from_engine(&q, promotions.to_vec());
+        assert_eq!(back.ep, if rq.ep_usable() { rq.ep } else { None }, "{fen} {m:?}");
+        back.ep = rq.ep;
+        assert!(back == rq, "{fen} {m:?}: engine {qf0}, reference {rq:?}", qf0 = q.to_fen());
+        // The incremental key, and a valid position that FEN carries.
+        assert_eq!(q.hash(), q.compute_hash(), "{fen} {m:?}");
+        assert!(!q.king_attacked(p.side_to_move()), "{fen} {m:?}");
+        let qf = q.to_fen();
+        let mut q2 = Position::from_fen(&qf).unwrap_or_else(|e| panic!("{fen} {m:?} gives {qf}: {e}"));
+        q2.set_reserve_rule(q.reserve_rule());
+        assert!(q2 == q, "{fen} {m:?}: {qf} reads back as {}", q2.to_fen());
+        assert_eq!(q2.hash(), q.hash(), "{qf}");
+        assert_eq!(q2.to_fen(), qf);
+        assert_eq!(p.gives_check(m), q.in_check(), "{fen} {m:?}");
+    }
+    ours
+}
+
+fn config(cases: u32) -> Config {
+    Config { cases, failure_persistence: None, ..Config::default() }
+}
+
+proptest! {
+    #![proptest_config(config(3000))]
+
+    #[test]
+    fn random_positions_match_the_reference(spec in spec()) {
+        if let Some(p) = build(&spec) {
+            let start = reference::from_engine(&p, vec![]);
+            let promotions = reference::promotion_choices(&start);
+            prop_assert_eq!(p.promotion_kinds().collect::<Vec<_>>(), promotions.clone());
+            check_position(&p, &promotions);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(100))]
+
+    #[test]
+    fn random_positions_match_the_reference_at_depth_two(spec in spec()) {
+        if let Some(p) = build(&spec) {
+            let promotions = reference::promotion_choices(&reference::from_engine(&p, vec![]));
+            for m in check_position(&p, &promotions) {
+                check_position(&p.play(m), &promotions);
+            }
+        }
+    }
+
+    #[test]
+    fn random_playouts_match_the_reference(
+        start in 0usize..3,
+        spec in spec(),
+        reserves in prop::collection::vec((1usize..Kind::COUNT, any::<bool>()), 0..4),
+        rule in 0u8..4,
+        choices in prop::collection::vec(any::<u16>(), 1..60),
+    ) {
+        let mut p = match start {
+            0 => Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap(),
+            1 => Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap(),
+            _ => match build(&spec) {
+                Some(p) => p,
+                None => return Ok(()),
+            },
+        };
+        if start < 2 {
+            let mut setup = p.to_setup();
+            for &(k, white) in &reserves {
+                setup.reserves[if white { 0 } else { 1 }].push(Kind::ALL[k]);
+            }
+            setup.reserve_rule = rule_of(rule);
+            p = Position::from_setup(&setup).unwrap();
+        }
+        let promotions = reference::promotion_choices(&reference::from_engine(&p, vec![]));
+        for c in choices {
+            let moves = check_position(&p, &promotions);
+            if moves.is_empty() {
+                break;
+            }
+            p = p.play(moves[c as usize % moves.len()]);
+        }
+    }
+
+    #[test]
+    fn fen_round_trips(spec in spec(), halfmove in 0u16..200, fullmove in 1u16..500) {
+        if let Some(p) = build(&spec) {
+            let mut setup = p.to_setup();
+            setup.halfmove = halfmove;
+            setup.fullmove = fullmove;
+            setup.reserve_rule = ReserveRule::default();
+            let p = Position::from_setup(&setup).unwrap();
+            let fen = p.to_fen();
+            let q = Position::from_fen(&fen).unwrap();
+            prop_assert_eq!(q.to_fen(), fen.clone());
+            prop_assert_eq!(q, p);
+            prop_assert_eq!(q.hash(), p.hash());
+            // And through a setup.
+            prop_assert_eq!(Position::from_setup(&q.to_setup()).unwrap().to_fen(), fen);
+        }
+    }
+}
+
+/// Enough random specs are valid positions, and they hold every kind of move and situation,
+/// for the tests above to mean something.
+#[test]
+fn random_positions_cover_every_rule() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strat = spec();
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    let mut valid = 0;
+    for _ in 0..1000 {
+        let Some(p) = build(&strat.new_tree(&mut runner).unwrap().current()) else { continue };
+        valid += 1;
+        let us = p.side_to_move();
+        let fairy_them = (0..64).any(|s| p.piece_at(Square(s)).is_some_and(|x| x.color != us && reference::is_fairy(x.kind)));
+        let mut note = |what: &'static str, yes: bool| *seen.entry(what).or_default() += yes as usize;
+        note("in check", p.in_check());
+        note("no legal move", !p.has_legal_move());
+        note("fairy enemy (make-then-test)", fairy_them);
+        let moves = p.legal_moves();
+        note("castling", moves.iter().any(|m| matches!(m, Move::Castle { .. })));
+        note("en passant", moves.iter().any(|m| matches!(m, Move::EnPassant { .. })));
+        note("promotion", moves.iter().any(|m| matches!(m, Move::Normal { promotion: Some(_), .. })));
+        note("fairy promotion", moves.iter().any(|m| matches!(m, Move::Normal { promotion: Some(k), .. } if reference::is_fairy(*k))));
+        note("put", moves.iter().any(|m| matches!(m, Move::Put { .. })));
+        note("drop", moves.iter().any(|m| matches!(m, Move::Drop { .. })));
+        note("promoting drop", moves.iter().any(|m| matches!(m, Move::Drop { promotion: Some(_), .. })));
+        note("drop in check", p.in_check() && moves.iter().any(|m| matches!(m, Move::Drop { .. })));
+    }
+    assert!(valid > 500, "only {valid} of 1000 random positions are valid");
+    for (what, n) in &seen {
+        assert!(*n >= 5, "only {n} random positions with {what}: {seen:?}");
+        eprintln!("{what}: {n}");
+    }
+}
+
+#[test]
+fn reference_perft_agrees_on_the_suite() {
+    // The reference itself, on known numbers (slow, so shallow).
+    for (fen, counts) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[20u64, 400][..]),
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[48, 2039]),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2812]),
+        ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", &[6, 264]),
+        ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", &[44, 1486]),
+    ] {
+        let p = Position::from_fen(fen).unwrap();
+        let r = reference::from_engine(&p, vec![Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight]);
+        for (i, &n) in counts.iter().enumerate() {
+            assert_eq!(r.perft(i as u32 + 1), n, "{fen} depth {}", i + 1);
+        }
+    }
+    let mut p = Position::from_fen("2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1").unwrap();
+    p.set_reserve_rule(ReserveRule { white: true, black: true });
+    p.set_puts_enabled(false);
+    let r = reference::from_engine(&p, vec![Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight]);
+    assert_eq!(r.perft(2), 3083);
+}
+
+#[test]
+fn reference_fairy_pieces_on_an_empty_board() {
+    // Move counts from d4 with both kings off its lines (a8, h1), counted on a diagram.
+    let count = |kind: Kind, s: &str| {
+        let mut p = Position::from_fen("k7/8/8/8/8/8/8/7K w - - 0 1").unwrap().to_setup();
+        p.pieces.push((feerie::position::parse_sq(s).unwrap(), Piece::new(Color::White, kind)));
+        let pos = Position::from_setup(&p).unwrap();
+        let r = reference::from_engine(&pos, vec![]);
+        r.legal_moves().iter().filter(|m| m.from() == feerie::position::parse_sq(s)).count()
+    };
+    assert_eq!(count(Kind::Camel, "d4"), 8);
+    assert_eq!(count(Kind::Zebra, "d4"), 8);
+    assert_eq!(count(Kind::Giraffe, "d4"), 4); // c8, e8, h3, h5
+    assert_eq!(count(Kind::Nightrider, "d4"), 12);
+    assert_eq!(count(Kind::Grasshopper, "d4"), 0);
+    assert_eq!(count(Kind::Leo, "d4"), 27);
+    assert_eq!(count(Kind::Pao, "d4"), 14);
+    assert_eq!(count(Kind::Vao, "d4"), 13);
+    assert_eq!(count(Kind::Mao, "d4"), 8);
+    assert_eq!(count(Kind::Moa, "d4"), 8);
+    assert_eq!(count(Kind::Amazon, "d4"), 35);
+    assert_eq!(count(Kind::Empress, "d4"), 22);
+    assert_eq!(count(Kind::Princess, "d4"), 21);
+}
