@@ -56,7 +56,8 @@ fn fen_items(text: &str) -> Result<Vec<FenItem>, PositionError> {
         if c.is_ascii_digit() {
             let mut n = c.to_digit(10).unwrap_or(0);
             while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                n = n * 10 + d;
+                // Saturating: a long run of digits is an error below, not an overflow.
+                n = n.saturating_mul(10).saturating_add(d);
                 chars.next();
             }
             out.push(FenItem::Empty(n));
@@ -116,7 +117,7 @@ pub fn parse_fen(fen: &str) -> Result<Setup, PositionError> {
         let mut file = 0u32;
         for item in fen_items(rank_text)? {
             match item {
-                FenItem::Empty(n) => file += n,
+                FenItem::Empty(n) => file = file.saturating_add(n),
                 FenItem::Piece(p) => {
                     if file >= 8 {
                         return Err(fen_err(format!("rank {} has more than 8 squares", rank + 1)));
@@ -323,6 +324,9 @@ mod tests {
             "4k3/8/8/8/8/8/8/4K3 w - - x 1",
             "4k3/8/8/8/8/8/8/4KX2 w - - 0 1",
             "4k3/8/8/8/8/8/8/4K(zz3 w - - 0 1",
+            // Long digit runs: errors, not arithmetic overflow.
+            "99999999999999999999/8/8/8/8/8/8/4K2k w - - 0 1",
+            "4294967295k/8/8/8/8/8/8/4K3 w - - 0 1",
         ] {
             assert!(Position::from_fen(bad).is_err(), "{bad}");
         }
