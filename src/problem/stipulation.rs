@@ -66,3 +66,248 @@ impl fmt::Display for Stipulation {
         Ok(())
     }
 }
+
+/// Why a stipulation text is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StipulationError {
+    /// Nothing was given.
+    #[error("the stipulation is empty")]
+    Empty,
+    /// The goal is not followed by a number of moves (`h#`).
+    #[error("stipulation '{0}' has no length")]
+    NoLength(String),
+    /// Well-formed, but feerie cannot solve it yet (`dia`, `pg`, `reci-h#`, goal `x`, …).
+    #[error("not supported yet: {0}")]
+    Unsupported(String),
+    /// Not a stipulation at all.
+    #[error("stipulation '{text}' is not understood: {reason}")]
+    Malformed {
+        /// The text as given.
+        text: String,
+        /// What is wrong, in plain words.
+        reason: String,
+    },
+}
+
+/// Largest number of moves a stipulation may ask for.
+pub const MAX_MOVES: u32 = 999;
+
+/// Popeye goals that are well-formed but not supported yet, longest first, with a name.
+const OTHER_GOALS: &[(&str, &str)] = &[
+    ("##!", "counter-mate"),
+    ("##", "double mate"),
+    ("#=", "mate or stalemate"),
+    ("!=", "auto-stalemate"),
+    ("<>", "exchange"),
+    ("c81", "Chess81 goal"),
+    ("ctr", "Circe capture target"),
+    ("ct", "Circe target"),
+    ("ep", "en-passant capture"),
+    ("00", "castling"),
+    ("x", "capture"),
+    ("%", "any move"),
+    ("~", "any move"),
+    ("k", "kiss"),
+    ("!", "auto-stalemate"),
+];
+
+/// Play prefixes that are well-formed but not supported yet.
+const OTHER_PREFIXES: &[(&str, &str)] = &[
+    ("exact-", "exact play"),
+    ("reci-", "reciprocal play"),
+    ("phser-", "parry help series"),
+    ("pser-", "parry series"),
+    ("semi-", "semi-reflex play"),
+    ("pser", "parry series"),
+];
+
+fn malformed(text: &str, reason: impl Into<String>) -> StipulationError {
+    StipulationError::Malformed { text: text.to_string(), reason: reason.into() }
+}
+
+/// Reads `n` or `n.5` at the start of `rest`; returns (moves, half, what follows).
+fn parse_length<'a>(text: &str, rest: &'a str) -> Result<(u32, bool, &'a str), StipulationError> {
+    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(match rest.chars().next() {
+            None => StipulationError::NoLength(text.to_string()),
+            Some(c) => malformed(text, format!("expected the number of moves, found '{c}'")),
+        });
+    }
+    let moves: u32 = match rest[..digits].parse() {
+        Ok(n) if n <= MAX_MOVES => n,
+        _ => return Err(malformed(text, format!("{} moves is too many (at most {MAX_MOVES})", &rest[..digits]))),
+    };
+    let mut after = &rest[digits..];
+    let mut half = false;
+    if let Some(frac) = after.strip_prefix(['.', ',']) {
+        let fd = frac.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if &frac[..fd] != "5" {
+            return Err(malformed(text, format!("a length is a whole number or n.5, not '{}'", &rest[..digits + 1 + fd])));
+        }
+        half = true;
+        after = &frac[fd..];
+    }
+    Ok((moves, half, after))
+}
+
+impl Stipulation {
+    /// Parses Popeye's stipulation grammar `[ser-][h|s|r|hs]GOAL n[.5]` with GOAL one of `#`,
+    /// `=`, `==`, `+`. Spaces are ignored and letters may be upper case. Forms Popeye knows but
+    /// feerie does not solve yet (`dia`, `pg`, `a=>b`, `reci-h#2`, `pser-`, goals such as `x`
+    /// or `##`) give [`StipulationError::Unsupported`].
+    ///
+    /// ```
+    /// use feerie::problem::stipulation::{Play, Stipulation, StipulationError};
+    /// let s = Stipulation::parse("ser-h#3").unwrap();
+    /// assert!(s.series && s.play == Play::Help && s.moves == 3);
+    /// assert_eq!(Stipulation::parse("h#2.5").unwrap().to_string(), "h#2.5");
+    /// assert!(matches!(Stipulation::parse("h#"), Err(StipulationError::NoLength(_))));
+    /// assert!(matches!(Stipulation::parse("reci-h#2"), Err(StipulationError::Unsupported(_))));
+    /// ```
+    pub fn parse(text: &str) -> Result<Stipulation, StipulationError> {
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.is_empty() {
+            return Err(StipulationError::Empty);
+        }
+        let shown = text.trim();
+        let lower = compact.to_lowercase();
+        let mut rest = lower.as_str();
+
+        // Proof games and a=>b.
+        for (pfx, name) in [("dia", "proof games"), ("pg", "proof games"), ("a=>b", "a=>b proof games")] {
+            if let Some(r) = rest.strip_prefix(pfx) {
+                let (_, _, after) = parse_length(shown, r)?;
+                if !after.is_empty() {
+                    return Err(malformed(shown, format!("unexpected '{after}' after the length")));
+                }
+                return Err(StipulationError::Unsupported(format!("{name} ('{shown}')")));
+            }
+        }
+        for (pfx, name) in OTHER_PREFIXES {
+            if let Some(r) = rest.strip_prefix(pfx) {
+                let r = r.strip_prefix('-').unwrap_or(r);
+                // The remainder must be well-formed for the refusal to say "not supported".
+                match Stipulation::parse(r) {
+                    Ok(_) | Err(StipulationError::Unsupported(_)) => {
+                        return Err(StipulationError::Unsupported(format!("{name} ('{shown}')")));
+                    }
+                    Err(StipulationError::Empty) => return Err(StipulationError::NoLength(shown.to_string())),
+                    Err(StipulationError::NoLength(_)) => return Err(StipulationError::NoLength(shown.to_string())),
+                    Err(StipulationError::Malformed { reason, .. }) => return Err(malformed(shown, reason)),
+                }
+            }
+        }
+        let mut series = false;
+        if let Some(r) = rest.strip_prefix("ser-") {
+            series = true;
+            rest = r;
+        }
+        let play = if let Some(r) = rest.strip_prefix("hs") {
+            rest = r;
+            Play::HelpSelf
+        } else if let Some(r) = rest.strip_prefix('h') {
+            rest = r;
+            Play::Help
+        } else if let Some(r) = rest.strip_prefix('s') {
+            rest = r;
+            Play::SelfPlay
+        } else if let Some(r) = rest.strip_prefix('r') {
+            rest = r;
+            Play::Reflex
+        } else {
+            Play::Direct
+        };
+        if rest.starts_with("dia") || rest.starts_with("pg") || rest.starts_with("a=>b") {
+            return Err(StipulationError::Unsupported(format!("proof games ('{shown}')")));
+        }
+        // Goal.
+        let supported = [("==", Goal::DoubleStalemate), ("=", Goal::Stalemate), ("+", Goal::Check)];
+        let mut goal = None;
+        let mut other: Option<(&str, &str)> = None;
+        // `##`, `##!` and `#=` before `#`.
+        for (g, name) in OTHER_GOALS.iter().take(3) {
+            if rest.starts_with(g) {
+                other = Some((g, name));
+                break;
+            }
+        }
+        if other.is_none() {
+            if let Some(r) = rest.strip_prefix('#') {
+                goal = Some(Goal::Mate);
+                rest = r;
+            } else if let Some(&(g, gl)) = supported.iter().find(|(g, _)| rest.starts_with(g) && !rest.starts_with("=>")) {
+                goal = Some(gl);
+                rest = &rest[g.len()..];
+            } else {
+                other = OTHER_GOALS.iter().copied().find(|(g, _)| rest.starts_with(g));
+                if other.is_none()
+                    && let Some(r) = rest.strip_prefix('z')
+                {
+                    // Target square goal `z` + square.
+                    let sq: String = r.chars().take(2).collect();
+                    if crate::position::parse_sq(&sq).is_some() {
+                        let (_, _, after) = parse_length(shown, &r[sq.len()..])?;
+                        if !after.is_empty() {
+                            return Err(malformed(shown, format!("unexpected '{after}' after the length")));
+                        }
+                        return Err(StipulationError::Unsupported(format!("goal 'z{sq}' (target square) in '{shown}'")));
+                    }
+                }
+            }
+        }
+        if let Some((g, name)) = other {
+            let (_, _, after) = parse_length(shown, &rest[g.len()..])?;
+            if !after.is_empty() {
+                return Err(malformed(shown, format!("unexpected '{after}' after the length")));
+            }
+            return Err(StipulationError::Unsupported(format!("goal '{g}' ({name}) in '{shown}'")));
+        }
+        let Some(goal) = goal else {
+            return Err(match rest.chars().next() {
+                None => malformed(shown, "no goal: expected #, =, == or + followed by the number of moves"),
+                Some(c) if c.is_ascii_digit() => {
+                    malformed(shown, "the goal is missing before the number of moves (#, =, == or +), e.g. '#2' or 'h=3'")
+                }
+                Some(c) => malformed(
+                    shown,
+                    format!("unknown goal '{c}': expected [ser-][h|s|r|hs]GOAL n[.5] with GOAL one of #, =, ==, +, e.g. '#2' or 'h#3.5'"),
+                ),
+            });
+        };
+        let (moves, half, after) = parse_length(shown, rest)?;
+        if !after.is_empty() {
+            return Err(malformed(shown, format!("unexpected '{after}' after the length")));
+        }
+        if half && (series || !matches!(play, Play::Help | Play::HelpSelf)) {
+            return Err(malformed(shown, "a length n.5 exists only in help play (h or hs, without ser-)"));
+        }
+        if moves == 0 && !half {
+            return Err(malformed(shown, "the number of moves is 0"));
+        }
+        Ok(Stipulation { series, play, goal, moves, half })
+    }
+
+    /// The side that makes the first move: White in `#n`, `s#n`, `r#n`, `hs#n` and the series
+    /// forms except `ser-h`; Black in `h#n` and `ser-h#n` (and `hs#n.5`); White in `h#n.5`.
+    /// `white_to_play` (Popeye's `WhiteToPlay`) makes White begin in help play.
+    pub fn first_mover(&self, white_to_play: bool) -> crate::piece::Color {
+        use crate::piece::Color;
+        let black = match (self.series, self.play) {
+            (true, Play::Help) => true,
+            (true, _) => false,
+            (false, Play::Help) => !self.half,
+            (false, Play::HelpSelf) => self.half,
+            (false, _) => false,
+        };
+        let help = matches!(self.play, Play::Help | Play::HelpSelf) && !self.series;
+        if black && !(white_to_play && help) { Color::Black } else { Color::White }
+    }
+}
+
+impl std::str::FromStr for Stipulation {
+    type Err = StipulationError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Stipulation::parse(s)
+    }
+}
