@@ -1,3 +1,261 @@
 //! Problem files: the YACPDB-compatible model, stipulations, options, twins and errors.
+//!
+//! A problem file is a YAML stream (`.yaml`, `.yml`, `.olv`), one problem per document. Each
+//! document becomes a [`Loaded`]: a validated [`Problem`] ready to solve, a problem that is
+//! valid input but uses something feerie does not support yet, or a [`ProblemError`] that names
+//! the file, the document, the problem's first line and the line and column of the fault. One
+//! bad document never stops the others.
+//!
+//! ```
+//! use feerie::problem::{load_str, Loaded};
+//! let text = "---\nauthors: [Loyd, Samuel]\nstipulation: '#2'\nalgebraic:\n  white: [Kb6, Rh1]\n  black: [Ka8]\n\
+//!             ---\nstipulation: '#2'\nalgebraic: {white: [Ki9], black: [Ka8]}\n";
+//! let docs = load_str(text, "x.yaml");
+//! assert!(matches!(&docs[0], Loaded::Ready(p) if p.stipulation.to_string() == "#2"));
+//! match &docs[1] {
+//!     Loaded::Invalid(e) => assert_eq!(e.to_string(), "x.yaml: document 2 (\"#2: Ki9 / Ka8\"), line 9, column 21: square 'i9' is off the board"),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
 
+mod board;
+mod error;
+mod load;
+mod meta;
+pub mod options;
+pub mod solution;
 pub mod stipulation;
+pub mod twins;
+mod yaml;
+
+pub use error::{LoadError, ProblemError};
+pub use meta::Meta;
+pub use options::Options;
+pub use solution::{SolutionHint, StatedSolution, StatedTwin};
+pub use stipulation::{Play, Stipulation, StipulationError};
+pub use twins::{Twin, TwinCommand};
+
+use crate::piece::Piece;
+use crate::position::{Position, Setup};
+use serde::Serialize;
+use std::path::Path;
+
+/// The rule system of a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Rules {
+    /// Orthodox chess, with fairy pieces and Réserve (the default).
+    Chess,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
+    /// Cheskers (Golomb).
+    Cheskers,
+}
+
+/// A validated problem.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// The file it came from, as given.
+    pub file: String,
+    /// Its document's number in the file, from 1.
+    pub document: usize,
+    /// The line where its document starts (its `---` line).
+    pub line: usize,
+    /// A one-line summary: authors and stipulation (or the stipulation and the pieces).
+    pub first_line: String,
+    /// The rule system (always [`Rules::Chess`] for now: the others are unsupported).
+    pub rules: Rules,
+    /// The diagram, validated; its side to move makes the first move of the stipulation.
+    pub position: Position,
+    /// The stipulation.
+    pub stipulation: Stipulation,
+    /// Options and conditions.
+    pub options: Options,
+    /// The intended number of solutions (`intended-solutions`; first number of `2.1.1.1`).
+    pub intended_solutions: Option<u32>,
+    /// Twins, in file order.
+    pub twins: Vec<Twin>,
+    /// The stated solution, if the file gives one.
+    pub stated: Option<StatedSolution>,
+    /// Authors, source and the rest, for reports.
+    pub meta: Meta,
+    /// Castling rights the file allows ([`crate::position::castle`] bits): all but those removed
+    /// by `NoCastling`, or those of the FEN. A twin has the rights of its placement within these.
+    pub castling_allowed: u8,
+}
+
+/// One position to solve: the diagram (`a`) or a twin.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// `a` for the diagram, then the twins' labels.
+    pub label: String,
+    /// What makes it (`Move b4 f3`; `diagram` for `a`).
+    pub description: String,
+    /// The position; its side to move makes the first move.
+    pub position: Position,
+    /// Its stipulation.
+    pub stipulation: Stipulation,
+    /// Its options and conditions.
+    pub options: Options,
+}
+
+/// What one document of a problem file gave.
+#[derive(Clone, Debug)]
+pub enum Loaded {
+    /// A valid problem, ready to solve.
+    Ready(Box<Problem>),
+    /// Valid input using something not supported yet (a Popeye option or condition, a
+    /// stipulation, Xiangqi or Cheskers rules).
+    Unsupported {
+        /// The file, as given.
+        file: String,
+        /// The document's number, from 1.
+        document: usize,
+        /// The line where the document starts.
+        line: usize,
+        /// A one-line summary of the problem.
+        first_line: String,
+        /// Why it cannot be solved yet.
+        reason: String,
+        /// Its metadata.
+        meta: Meta,
+        /// The stipulation as written.
+        stipulation_text: String,
+    },
+    /// A document that cannot be used, with the fault.
+    Invalid(ProblemError),
+}
+
+impl Loaded {
+    /// The document's number in its file.
+    pub fn document(&self) -> usize {
+        match self {
+            Loaded::Ready(p) => p.document,
+            Loaded::Unsupported { document, .. } => *document,
+            Loaded::Invalid(e) => e.document,
+        }
+    }
+    /// The problem's one-line summary.
+    pub fn first_line(&self) -> &str {
+        match self {
+            Loaded::Ready(p) => &p.first_line,
+            Loaded::Unsupported { first_line, .. } => first_line,
+            Loaded::Invalid(e) => &e.first_line,
+        }
+    }
+    /// Whether the document is invalid input.
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, Loaded::Invalid(_))
+    }
+}
+
+/// Reads every document of a YAML stream. `file` names the stream in messages.
+pub fn load_str(text: &str, file: &str) -> Vec<Loaded> {
+    yaml::split_documents(text).iter().map(|d| load::load_document(d, file)).collect()
+}
+
+/// Reads a problem file (`.yaml`, `.yml`, `.olv`).
+pub fn load_path(path: &Path) -> Result<Vec<Loaded>, LoadError> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError { path: shown.clone(), source })?;
+    let text = String::from_utf8(bytes).map_err(|e| LoadError {
+        path: shown.clone(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())),
+    })?;
+    Ok(load_str(&text, &shown))
+}
+
+/// The side that makes the first move of a stipulation under these options: as
+/// [`Stipulation::first_mover`], and Black in direct, self and reflex play under `PostKeyPlay`
+/// (the diagram is the position after the key).
+pub fn first_mover(stipulation: &Stipulation, options: &Options) -> crate::piece::Color {
+    let battle = !stipulation.series && matches!(stipulation.play, Play::Direct | Play::SelfPlay | Play::Reflex);
+    if options.post_key_play && battle { crate::piece::Color::Black } else { stipulation.first_mover(options.white_to_play) }
+}
+
+impl Problem {
+    /// The positions to solve: the diagram (`a`), then each twin applied to the diagram, or to
+    /// the previous twin when `Continued`. When the twins start with an `a` (a zero position),
+    /// the diagram itself is not among them.
+    pub fn variants(&self) -> Result<Vec<Variant>, ProblemError> {
+        let base = Variant {
+            label: "a".into(),
+            description: "diagram".into(),
+            position: self.position,
+            stipulation: self.stipulation,
+            options: self.options.clone(),
+        };
+        let zero = self.twins.first().is_some_and(|t| t.label == "a");
+        let mut out = Vec::new();
+        if !zero {
+            out.push(base.clone());
+        }
+        let mut prev = base.clone();
+        for t in &self.twins {
+            let start = if t.continued { &prev } else { &base };
+            let v = self.apply_twin(start, t)?;
+            prev = v.clone();
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    fn twin_error(&self, t: &Twin, message: String) -> ProblemError {
+        ProblemError {
+            file: self.file.clone(),
+            document: self.document,
+            first_line: self.first_line.clone(),
+            line: t.line,
+            column: t.column,
+            message: format!("twin {} ({}): {message}", t.label, t.description()),
+        }
+    }
+
+    fn apply_twin(&self, start: &Variant, t: &Twin) -> Result<Variant, ProblemError> {
+        let mut board: [Option<Piece>; 64] = [None; 64];
+        for (i, b) in board.iter_mut().enumerate() {
+            *b = start.position.piece_at(crate::geometry::Square(i as u8));
+        }
+        let mut stipulation = start.stipulation;
+        let mut options = start.options.clone();
+        for cmd in &t.commands {
+            match cmd {
+                TwinCommand::Stipulation { stipulation: s } => stipulation = *s,
+                TwinCommand::Condition { reserve, .. } => options.reserve = *reserve,
+                other => twins::apply(&mut board, other).map_err(|m| self.twin_error(t, m))?,
+            }
+        }
+        let base = start.position.to_setup();
+        let pieces: Vec<_> = board.iter().enumerate().filter_map(|(i, p)| p.map(|p| (crate::geometry::Square(i as u8), p))).collect();
+        let side = first_mover(&stipulation, &options);
+        // Keep the en-passant square when the same side moves and the pawn still stands there.
+        let ep = base.ep.filter(|&e| {
+            let (pawn, from) =
+                if side == crate::piece::Color::White { (e.0.wrapping_sub(8), e.0 + 8) } else { (e.0 + 8, e.0.wrapping_sub(8)) };
+            side == start.position.side_to_move()
+                && board.get(pawn as usize).copied().flatten() == Some(Piece::new(side.opponent(), crate::piece::Kind::Pawn))
+                && board.get(e.index()).copied().flatten().is_none()
+                && board.get(from as usize).copied().flatten().is_none()
+        });
+        let setup = Setup {
+            castling: board::default_castling(&pieces) & self.castling_allowed,
+            pieces,
+            side: Some(side),
+            ep,
+            reserves: base.reserves,
+            reserve_rule: options.reserve,
+            extra_promotions: base.extra_promotions,
+            halfmove: base.halfmove,
+            fullmove: base.fullmove,
+        };
+        let position = Position::from_setup(&setup).map_err(|e| {
+            let m = match e {
+                crate::position::PositionError::OppositeCheck(c) => {
+                    format!("the side not to move ({c}) is in check: {} makes the first move in {stipulation}", side.name())
+                }
+                e => load::position_message(&e),
+            };
+            self.twin_error(t, m)
+        })?;
+        Ok(Variant { label: t.label.clone(), description: t.description(), position, stipulation, options })
+    }
+}

@@ -1,0 +1,630 @@
+//! The diagram: pieces from `algebraic` lists or `fen`, for chess, Xiangqi and Cheskers, and
+//! the checks that each rule system's diagram must pass.
+
+use super::error::Fault;
+use super::yaml::{field, kind_of, texts, untag};
+use crate::geometry::{Shape, Square, Xiangqi9x10, regions};
+use crate::piece::{Color, Component, Kind, Lines, reach};
+use serde_yaml::Value;
+
+/// Piece attributes Popeye knows (prefixed words): not supported yet.
+const ATTRIBUTES: &[&str] = &[
+    "royal",
+    "kamikaze",
+    "paralysing",
+    "paralyzing",
+    "chameleon",
+    "jigger",
+    "volage",
+    "functionary",
+    "halfneutral",
+    "hurdlecolourchanging",
+    "protean",
+    "magic",
+    "uncapturable",
+    "patrol",
+    "frischauf",
+];
+
+/// A piece as written in an `algebraic` list, before the rules give its code a meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RawPiece {
+    /// Its side.
+    pub color: Color,
+    /// The piece code, upper case.
+    pub code: String,
+    /// File (0 = a).
+    pub file: u8,
+    /// Rank (0 = the bottom rank).
+    pub rank: u8,
+    /// The item as written.
+    pub text: String,
+    /// The list it came from (`white`, `black`).
+    pub list: &'static str,
+}
+
+/// Board dimensions and square naming: (files, ranks, name of the bottom rank).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dims {
+    pub files: u8,
+    pub ranks: u8,
+    pub first_rank: u8,
+}
+
+pub(crate) const CHESS: Dims = Dims { files: 8, ranks: 8, first_rank: 1 };
+pub(crate) const XIANGQI: Dims = Dims { files: 9, ranks: 10, first_rank: 0 };
+
+impl Dims {
+    pub(crate) fn name(self, file: u8, rank: u8) -> String {
+        format!("{}{}", (b'a' + file) as char, rank as u32 + self.first_rank as u32)
+    }
+}
+
+/// Splits `CAb2` into code `CA` and square `b2` and checks the square; the error in words.
+fn split_item(word: &str, dims: Dims) -> Result<(String, u8, u8), String> {
+    let digits = word.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || word.len() < digits + 1 {
+        return Err(format!("'{word}' has no square: write a piece code and a square, e.g. Kb6"));
+    }
+    let at = word.len() - digits - 1;
+    if !word.is_char_boundary(at) || !word.as_bytes()[at].is_ascii_alphabetic() {
+        return Err(format!("'{word}' has no square: write a piece code and a square, e.g. Kb6"));
+    }
+    let (code, sq) = word.split_at(at);
+    if code.is_empty() {
+        return Err(format!("'{word}' has no piece code: write a piece code and a square, e.g. Kb6"));
+    }
+    let f = sq.as_bytes()[0].to_ascii_lowercase();
+    let rank_num: u32 = sq[1..].parse().unwrap_or(u32::MAX);
+    let sq_l = sq.to_ascii_lowercase();
+    if !f.is_ascii_lowercase()
+        || f - b'a' >= dims.files
+        || rank_num < dims.first_rank as u32
+        || rank_num - (dims.first_rank as u32) >= dims.ranks as u32
+    {
+        return Err(format!("square '{sq_l}' is off the board"));
+    }
+    Ok((code.to_ascii_uppercase(), f - b'a', (rank_num - dims.first_rank as u32) as u8))
+}
+
+/// Reads `algebraic: {white: [...], black: [...]}`. Attributes and neutral pieces are added
+/// to `unsupported`.
+pub(crate) fn read_algebraic(v: &Value, dims: Dims, unsupported: &mut Vec<String>) -> Result<Vec<RawPiece>, Fault> {
+    let Value::Mapping(m) = untag(v) else {
+        return Err(Fault::at(&["algebraic"], format!("'algebraic' must hold the lists 'white' and 'black', found {}", kind_of(v))));
+    };
+    let mut out = Vec::new();
+    for (list, color) in [("white", Color::White), ("black", Color::Black)] {
+        let alias = if list == "white" { "red" } else { "black" };
+        let Some(items) = field(m, list).or_else(|| field(m, alias)) else { continue };
+        if let Value::Mapping(_) = items {
+            return Err(Fault::at(&["algebraic", list], format!("'{list}' must be a list of pieces such as [Kb6, Sc5]")));
+        }
+        for item in texts(items, true) {
+            let words: Vec<&str> = item.split_whitespace().collect();
+            let Some((last, attrs)) = words.split_last() else { continue };
+            for a in attrs {
+                if ATTRIBUTES.contains(&a.to_ascii_lowercase().as_str()) {
+                    unsupported.push(format!("piece attribute '{a}' ({item}) is not supported yet"));
+                } else {
+                    return Err(Fault::on(&["algebraic", list], a, format!("unknown piece attribute '{a}' in '{item}'")));
+                }
+            }
+            let (code, file, rank) = split_item(last, dims).map_err(|m| Fault::on(&["algebraic", list], last, m))?;
+            out.push(RawPiece { color, code, file, rank, text: last.to_string(), list });
+        }
+    }
+    if let Some(n) = field(m, "neutral")
+        && !texts(n, true).is_empty()
+    {
+        unsupported.push("neutral pieces are not supported yet".into());
+    }
+    if !m.is_empty()
+        && field(m, "white").is_none()
+        && field(m, "black").is_none()
+        && field(m, "red").is_none()
+        && field(m, "neutral").is_none()
+    {
+        let keys: Vec<String> = m.keys().filter_map(super::yaml::scalar).collect();
+        return Err(Fault::at(
+            &["algebraic"],
+            format!("'algebraic' has neither a 'white' nor a 'black' list (found: {})", keys.join(", ")),
+        ));
+    }
+    Ok(out)
+}
+
+/// Reads `reserve: {white: [S, P], black: [P]}` into kinds per side.
+pub(crate) fn read_reserve(v: &Value) -> Result<[Vec<Kind>; 2], Fault> {
+    let Value::Mapping(m) = untag(v) else {
+        return Err(Fault::at(&["reserve"], format!("'reserve' must hold the lists 'white' and 'black', found {}", kind_of(v))));
+    };
+    let mut out = [Vec::new(), Vec::new()];
+    for (list, color) in [("white", Color::White), ("black", Color::Black)] {
+        let Some(items) = field(m, list) else { continue };
+        for code in texts(items, true) {
+            // `2P` stands for two pawns.
+            let digits = code.bytes().take_while(|b| b.is_ascii_digit()).count();
+            let (count, c) =
+                if digits > 0 { (code[..digits].parse::<usize>().unwrap_or(usize::MAX), &code[digits..]) } else { (1, code.as_str()) };
+            let kind = Kind::from_code(c)
+                .ok_or_else(|| Fault::on(&["reserve", list], &code, format!("unknown piece code '{c}' in the reserve")))?;
+            if kind == Kind::King {
+                return Err(Fault::on(&["reserve", list], &code, "a king cannot be in reserve"));
+            }
+            if count > crate::position::MAX_RESERVE as usize {
+                return Err(Fault::on(
+                    &["reserve", list],
+                    &code,
+                    format!("a reserve holds at most {} pieces of one kind", crate::position::MAX_RESERVE),
+                ));
+            }
+            for _ in 0..count {
+                out[color.index()].push(kind);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Chess pieces from raw pieces: codes are Popeye's English codes.
+pub(crate) fn chess_pieces(raw: &[RawPiece]) -> Result<Vec<(Square, crate::piece::Piece)>, Fault> {
+    let mut out = Vec::new();
+    for p in raw {
+        let kind = Kind::from_code(&p.code).ok_or_else(|| {
+            Fault::on(
+                &["algebraic", p.list],
+                &p.text,
+                format!(
+                    "unknown piece code '{}' in '{}' (Popeye codes: K Q R B S P; fairy N G CA Z GI AM EM PR LE PA VA MA MO)",
+                    p.code, p.text
+                ),
+            )
+        })?;
+        let sq = Square(p.rank * 8 + p.file);
+        if let Some((_, other)) = out.iter().find(|(s, _)| *s == sq) {
+            let _: &crate::piece::Piece = other;
+            return Err(Fault::on(&["algebraic", p.list], &p.text, format!("two pieces on {}", crate::position::sq_name(sq))));
+        }
+        out.push((sq, crate::piece::Piece::new(p.color, kind)));
+    }
+    Ok(out)
+}
+
+/// The castling rights that the placement allows (king and rook on their initial squares).
+pub(crate) fn default_castling(pieces: &[(Square, crate::piece::Piece)]) -> u8 {
+    use crate::position::castle;
+    let at = |s: u8, c: Color, k: Kind| pieces.iter().any(|(q, p)| q.0 == s && p.color == c && p.kind == k);
+    let mut r = 0;
+    if at(4, Color::White, Kind::King) {
+        if at(7, Color::White, Kind::Rook) {
+            r |= castle::WK;
+        }
+        if at(0, Color::White, Kind::Rook) {
+            r |= castle::WQ;
+        }
+    }
+    if at(60, Color::Black, Kind::King) {
+        if at(63, Color::Black, Kind::Rook) {
+            r |= castle::BK;
+        }
+        if at(56, Color::Black, Kind::Rook) {
+            r |= castle::BQ;
+        }
+    }
+    r
+}
+
+// ---------------------------------------------------------------------------------------------
+// Xiangqi
+
+/// Xiangqi piece kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum XKind {
+    General,
+    Advisor,
+    Elephant,
+    Horse,
+    Chariot,
+    Cannon,
+    Soldier,
+}
+
+impl XKind {
+    fn from_code(c: &str) -> Option<XKind> {
+        Some(match c.to_ascii_uppercase().as_str() {
+            "K" | "G" => XKind::General,
+            "A" => XKind::Advisor,
+            "B" | "E" => XKind::Elephant,
+            "N" | "H" => XKind::Horse,
+            "R" => XKind::Chariot,
+            "C" => XKind::Cannon,
+            "P" | "S" => XKind::Soldier,
+            _ => return None,
+        })
+    }
+    fn name(self) -> &'static str {
+        match self {
+            XKind::General => "general",
+            XKind::Advisor => "advisor",
+            XKind::Elephant => "elephant",
+            XKind::Horse => "horse",
+            XKind::Chariot => "chariot",
+            XKind::Cannon => "cannon",
+            XKind::Soldier => "soldier",
+        }
+    }
+    fn most(self) -> usize {
+        match self {
+            XKind::General => 1,
+            XKind::Soldier => 5,
+            _ => 2,
+        }
+    }
+}
+
+/// A Xiangqi piece on a point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct XPiece {
+    pub color: Color,
+    pub kind: XKind,
+    pub file: u8,
+    pub rank: u8,
+    pub text: String,
+    pub list: &'static str,
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "red",
+        Color::Black => "black",
+    }
+}
+
+/// Xiangqi pieces from raw pieces.
+pub(crate) fn xiangqi_pieces(raw: &[RawPiece]) -> Result<Vec<XPiece>, Fault> {
+    raw.iter()
+        .map(|p| {
+            let kind = XKind::from_code(&p.code).ok_or_else(|| {
+                Fault::on(
+                    &["algebraic", p.list],
+                    &p.text,
+                    format!("unknown Xiangqi piece code '{}' in '{}' (K A B N R C P)", p.code, p.text),
+                )
+            })?;
+            Ok(XPiece { color: p.color, kind, file: p.file, rank: p.rank, text: p.text.clone(), list: p.list })
+        })
+        .collect()
+}
+
+/// Reads a Xiangqi FEN (10 ranks of 9 points, `w`/`r` Red or `b` Black to move).
+pub(crate) fn xiangqi_fen(fen: &str) -> Result<(Vec<XPiece>, Option<Color>), String> {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().ok_or("empty FEN")?;
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 10 {
+        return Err(format!("bad FEN: {} ranks instead of 10 (Xiangqi)", ranks.len()));
+    }
+    let mut out = Vec::new();
+    for (i, r) in ranks.iter().enumerate() {
+        let rank = 9 - i as u8;
+        let mut file = 0u32;
+        for c in r.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d;
+                continue;
+            }
+            let kind = XKind::from_code(&c.to_string()).ok_or_else(|| format!("bad FEN: unknown Xiangqi piece letter '{c}'"))?;
+            if file >= 9 {
+                return Err(format!("bad FEN: rank {rank} has more than 9 points"));
+            }
+            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+            out.push(XPiece { color, kind, file: file as u8, rank, text: c.to_string(), list: "fen" });
+            file += 1;
+        }
+        if file != 9 {
+            return Err(format!("bad FEN: rank {rank} has {file} points instead of 9"));
+        }
+    }
+    let side = match fields.next() {
+        None => None,
+        Some("w" | "W" | "r" | "R") => Some(Color::White),
+        Some("b" | "B") => Some(Color::Black),
+        Some(o) => return Err(format!("bad FEN: side to move '{o}'")),
+    };
+    Ok((out, side))
+}
+
+fn xfault(p: &XPiece, message: String) -> Fault {
+    if p.list == "fen" { Fault::at(&["fen"], message) } else { Fault::on(&["algebraic", p.list], &p.text, message) }
+}
+
+/// Checks a Xiangqi diagram: one point per piece, one general each, piece counts, the regions
+/// (palace, own half, the points advisors, elephants and soldiers can reach), the generals not
+/// facing each other, and the side not to move not in check.
+pub(crate) fn check_xiangqi(pieces: &[XPiece], to_move: Color) -> Result<(), Fault> {
+    let d = XIANGQI;
+    let idx = |p: &XPiece| p.rank as usize * 9 + p.file as usize;
+    let mut seen = [false; 90];
+    for p in pieces {
+        if std::mem::replace(&mut seen[idx(p)], true) {
+            return Err(xfault(p, format!("two pieces on {}", d.name(p.file, p.rank))));
+        }
+    }
+    for c in Color::BOTH {
+        for k in [XKind::General, XKind::Advisor, XKind::Elephant, XKind::Horse, XKind::Chariot, XKind::Cannon, XKind::Soldier] {
+            let n = pieces.iter().filter(|p| p.color == c && p.kind == k).count();
+            if k == XKind::General && n == 0 {
+                return Err(Fault::at(
+                    &[if pieces.iter().any(|p| p.list == "fen") { "fen" } else { "algebraic" }],
+                    format!("{} has no general", cap(side_name(c))),
+                ));
+            }
+            if n > k.most() {
+                let p = pieces.iter().rfind(|p| p.color == c && p.kind == k).ok_or_else(|| Fault::at(&[], "internal"))?;
+                return Err(xfault(p, format!("{} has {n} {}s (at most {})", cap(side_name(c)), k.name(), k.most())));
+            }
+        }
+    }
+    for p in pieces {
+        let red = p.color == Color::White;
+        let bit = 1u128 << idx(p);
+        let name = d.name(p.file, p.rank);
+        let side = side_name(p.color);
+        // Rank counted from the piece's own side.
+        let own_rank = if red { p.rank } else { 9 - p.rank };
+        match p.kind {
+            XKind::General if regions::palace(red) & bit == 0 => {
+                return Err(xfault(p, format!("the {side} general on {name} is outside its palace")));
+            }
+            XKind::Advisor => {
+                let on_point = (own_rank == 1 && p.file == 4) || ((own_rank == 0 || own_rank == 2) && (p.file == 3 || p.file == 5));
+                if regions::palace(red) & bit == 0 || !on_point {
+                    return Err(xfault(p, format!("the {side} advisor on {name} is outside the points of its palace it can reach")));
+                }
+            }
+            XKind::Elephant => {
+                if regions::own_half(red) & bit == 0 {
+                    return Err(xfault(p, format!("the {side} elephant on {name} has crossed the river")));
+                }
+                let on_point = matches!((own_rank, p.file), (0 | 4, 2 | 6) | (2, 0 | 4 | 8));
+                if !on_point {
+                    return Err(xfault(p, format!("the {side} elephant on {name} stands on a point no elephant can reach")));
+                }
+            }
+            XKind::Soldier => {
+                if own_rank < 3 {
+                    return Err(xfault(p, format!("the {side} soldier on {name} stands behind its starting rank")));
+                }
+                if own_rank < 5 && p.file % 2 == 1 {
+                    return Err(xfault(
+                        p,
+                        format!("the {side} soldier on {name} stands where no soldier can (before the river it keeps its file)"),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    // Flying general.
+    let general = |c: Color| pieces.iter().find(|p| p.color == c && p.kind == XKind::General);
+    if let (Some(r), Some(b)) = (general(Color::White), general(Color::Black))
+        && r.file == b.file
+    {
+        let between = pieces.iter().any(|p| p.file == r.file && p.rank > r.rank.min(b.rank) && p.rank < r.rank.max(b.rank));
+        if !between {
+            return Err(xfault(b, format!("the generals face each other on the {}-file", (b'a' + r.file) as char)));
+        }
+    }
+    // The side not to move must not be in check.
+    let them = to_move.opponent();
+    if let Some(g) = general(them) {
+        let occ: u128 = pieces.iter().fold(0, |a, p| a | 1u128 << idx(p));
+        let target = g.rank as usize * 9 + g.file as usize;
+        for p in pieces.iter().filter(|p| p.color == to_move) {
+            let from = Square(idx(p) as u8);
+            let attacks = match p.kind {
+                XKind::Chariot => reach::<Xiangqi9x10>(&[Component::Ride(1, 0)], from, occ).1,
+                XKind::Horse => reach::<Xiangqi9x10>(&[Component::Lame { a: 1, b: 2, via_long: true }], from, occ).1,
+                XKind::Cannon => reach::<Xiangqi9x10>(&[Component::Screen(Lines::Orthogonal)], from, occ).1,
+                XKind::Soldier => {
+                    let dir: i32 = if p.color == Color::White { 1 } else { -1 };
+                    let crossed = regions::own_half(p.color == Color::White) & (1u128 << idx(p)) == 0;
+                    let mut a = 0u128;
+                    let mut add = |df: i32, dr: i32| {
+                        if let Some(s) = Xiangqi9x10::square_at(p.file as i32 + df, p.rank as i32 + dr) {
+                            a |= 1u128 << s.0;
+                        }
+                    };
+                    add(0, dir);
+                    if crossed {
+                        add(1, 0);
+                        add(-1, 0);
+                    }
+                    a
+                }
+                _ => 0,
+            };
+            if attacks & (1u128 << target) != 0 {
+                return Err(xfault(g, format!("the side not to move ({}) is in check", side_name(them))));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cheskers
+
+/// Cheskers piece kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CKind {
+    King,
+    Bishop,
+    Camel,
+    Pawn,
+}
+
+/// A Cheskers piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CPiece {
+    pub color: Color,
+    pub kind: CKind,
+    pub file: u8,
+    pub rank: u8,
+    pub text: String,
+    pub list: &'static str,
+}
+
+/// Cheskers pieces from raw pieces (`K B CA P`).
+pub(crate) fn cheskers_pieces(raw: &[RawPiece]) -> Result<Vec<CPiece>, Fault> {
+    raw.iter()
+        .map(|p| {
+            let kind = match p.code.as_str() {
+                "K" => CKind::King,
+                "B" => CKind::Bishop,
+                "CA" | "C" => CKind::Camel,
+                "P" => CKind::Pawn,
+                _ => {
+                    return Err(Fault::on(
+                        &["algebraic", p.list],
+                        &p.text,
+                        format!("piece '{}' in '{}' does not exist in Cheskers (K, B, CA, P)", p.code, p.text),
+                    ));
+                }
+            };
+            Ok(CPiece { color: p.color, kind, file: p.file, rank: p.rank, text: p.text.clone(), list: p.list })
+        })
+        .collect()
+}
+
+/// Reads a Cheskers FEN (`K B C P`, C the camel; the fields after the side may be left out).
+pub(crate) fn cheskers_fen(fen: &str) -> Result<(Vec<CPiece>, Option<Color>), String> {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().ok_or("empty FEN")?;
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!("bad FEN: {} ranks instead of 8", ranks.len()));
+    }
+    let mut out = Vec::new();
+    for (i, r) in ranks.iter().enumerate() {
+        let rank = 7 - i as u8;
+        let mut file = 0u32;
+        for c in r.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d;
+                continue;
+            }
+            let kind = match c.to_ascii_uppercase() {
+                'K' => CKind::King,
+                'B' => CKind::Bishop,
+                'C' => CKind::Camel,
+                'P' => CKind::Pawn,
+                _ => return Err(format!("bad FEN: '{c}' is no Cheskers piece (K B C P)")),
+            };
+            if file >= 8 {
+                return Err(format!("bad FEN: rank {} has more than 8 squares", rank + 1));
+            }
+            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+            out.push(CPiece { color, kind, file: file as u8, rank, text: c.to_string(), list: "fen" });
+            file += 1;
+        }
+        if file != 8 {
+            return Err(format!("bad FEN: rank {} has {file} squares instead of 8", rank + 1));
+        }
+    }
+    let side = match fields.next() {
+        None => None,
+        Some("w" | "W") => Some(Color::White),
+        Some("b" | "B") => Some(Color::Black),
+        Some(o) => return Err(format!("bad FEN: side to move '{o}'")),
+    };
+    Ok((out, side))
+}
+
+/// Checks a Cheskers diagram: dark squares only, one piece per square, a king each, no pawn on
+/// its first or last rank.
+pub(crate) fn check_cheskers(pieces: &[CPiece]) -> Result<(), Fault> {
+    let fault =
+        |p: &CPiece, m: String| if p.list == "fen" { Fault::at(&["fen"], m) } else { Fault::on(&["algebraic", p.list], &p.text, m) };
+    let dark = regions::dark_squares();
+    let mut seen = 0u64;
+    for p in pieces {
+        let sq = p.rank * 8 + p.file;
+        let name = CHESS.name(p.file, p.rank);
+        if seen & (1 << sq) != 0 {
+            return Err(fault(p, format!("two pieces on {name}")));
+        }
+        seen |= 1 << sq;
+        if dark & (1 << sq) == 0 {
+            return Err(fault(p, format!("the piece on {name} stands on a light square (Cheskers uses the dark squares only)")));
+        }
+        if p.kind == CKind::Pawn {
+            let last = if p.color == Color::White { 7 } else { 0 };
+            let first = 7 - last;
+            if p.rank == last {
+                return Err(fault(p, format!("{} pawn on {name}, its last rank (it would have been promoted)", p.color.name())));
+            }
+            if p.rank == first {
+                return Err(fault(p, format!("{} pawn on {name}, its first rank (pawns never move back)", p.color.name())));
+            }
+        }
+    }
+    for c in Color::BOTH {
+        if !pieces.iter().any(|p| p.color == c && p.kind == CKind::King) {
+            let key = if pieces.iter().any(|p| p.list == "fen") { "fen" } else { "algebraic" };
+            return Err(Fault::at(&[key], format!("{} has no king", cap(c.name()))));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_and_codes() {
+        assert_eq!(split_item("CAb2", CHESS), Ok(("CA".into(), 1, 1)));
+        assert!(split_item("Ki9", CHESS).unwrap_err().contains("'i9' is off the board"));
+        assert_eq!(split_item("Ki9", XIANGQI), Ok(("K".into(), 8, 9)));
+        assert!(split_item("b6", CHESS).unwrap_err().contains("no piece code"));
+        assert!(split_item("K", CHESS).unwrap_err().contains("no square"));
+    }
+
+    #[test]
+    fn xiangqi_checks() {
+        let (p, _) = xiangqi_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
+        assert!(check_xiangqi(&p, Color::White).is_ok());
+        // Generals facing on an open file.
+        let (p, _) = xiangqi_fen("4k4/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+        assert!(check_xiangqi(&p, Color::White).unwrap_err().message.contains("face each other"));
+        // An advisor out of its palace.
+        let (p, _) = xiangqi_fen("3k5/9/9/9/9/9/9/A8/9/4K4 w").unwrap();
+        assert!(check_xiangqi(&p, Color::White).unwrap_err().message.contains("advisor"));
+        // Black in check from a red chariot, Red to move.
+        let (p, _) = xiangqi_fen("3k5/9/9/9/9/9/9/9/9/3RK4 w").unwrap();
+        assert!(check_xiangqi(&p, Color::White).unwrap_err().message.contains("in check"));
+    }
+
+    #[test]
+    fn cheskers_checks() {
+        let (p, _) = cheskers_fen("1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b").unwrap();
+        assert!(check_cheskers(&p).is_ok());
+        let (p, _) = cheskers_fen("1c1k1k1b/8/8/8/8/8/8/1BK1K1C1 b").unwrap();
+        assert!(check_cheskers(&p).unwrap_err().message.contains("light square"));
+    }
+
+    #[test]
+    fn chess_shape_is_8x8() {
+        assert_eq!(crate::geometry::Chess8x8::FILES, CHESS.files);
+    }
+}

@@ -1,0 +1,438 @@
+//! One document of a problem file, read into a [`Loaded`]: every field interpreted by hand from
+//! a `serde_yaml::Value`, for tolerance, and every fault located in the text.
+
+use super::board::{self, CHESS, XIANGQI};
+use super::error::{Fault, ProblemError};
+use super::meta::{Meta, read_meta};
+use super::options::{Parsed, parse_options};
+use super::solution::{SolutionHint, StatedSolution};
+use super::stipulation::{Stipulation, StipulationError};
+use super::twins::{Twin, parse_twin};
+use super::yaml::{Locator, RawDoc, field, first_text_line, kind_of, scalar, shorten, texts, untag};
+use super::{Loaded, Problem, Rules};
+use crate::piece::{Color, Kind};
+use crate::position::{Position, PositionError, Setup, sq_name};
+use serde_yaml::{Mapping, Value};
+
+/// Where a document's faults are reported.
+struct Ctx<'a> {
+    file: &'a str,
+    doc: &'a RawDoc,
+    loc: Locator<'a>,
+    first_line: String,
+}
+
+impl Ctx<'_> {
+    fn error(&self, f: Fault) -> ProblemError {
+        let path: Vec<&str> = f.path.iter().map(String::as_str).collect();
+        let place = match &f.needle {
+            Some(n) => self.loc.find(&path, n),
+            None if path.is_empty() => self.loc.start(),
+            None => self.loc.at(&path),
+        };
+        let (line, column) = self.loc.file_pos(place);
+        ProblemError {
+            file: self.file.to_string(),
+            document: self.doc.number,
+            first_line: self.first_line.clone(),
+            line,
+            column,
+            message: f.message,
+        }
+    }
+}
+
+/// Removes serde_yaml's own "at line L column C" from its messages (we give our own numbers).
+fn clean_yaml_message(m: &str) -> String {
+    let mut s = m.to_string();
+    while let Some(i) = s.find(" at line ") {
+        let rest = &s[i + 9..];
+        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == ' ' || "column".contains(c))).map(|e| i + 9 + e).unwrap_or(s.len());
+        s.replace_range(i..end, "");
+    }
+    s
+}
+
+/// A summary of the pieces (for the first line of problems without authors).
+fn pieces_summary(map: &Mapping) -> Option<String> {
+    if let Some(Value::Mapping(a)) = field(map, "algebraic") {
+        let w = field(a, "white").or_else(|| field(a, "red")).map(|v| texts(v, true).join(" ")).unwrap_or_default();
+        let b = field(a, "black").map(|v| texts(v, true).join(" ")).unwrap_or_default();
+        return Some(format!("{w} / {b}"));
+    }
+    field(map, "fen").and_then(scalar)
+}
+
+fn first_line(meta: &Meta, stip: &str, map: &Mapping, fallback: &str) -> String {
+    let stip = if stip.trim().is_empty() { "?" } else { stip.trim() };
+    let s = if !meta.authors.is_empty() {
+        format!("{} — {stip}", meta.authors.join("; "))
+    } else if !meta.title.is_empty() {
+        format!("{} — {stip}", meta.title)
+    } else if let Some(p) = pieces_summary(map) {
+        format!("{stip}: {p}")
+    } else {
+        fallback.to_string()
+    };
+    shorten(&s.replace(['\n', '\r'], " "), 70)
+}
+
+/// Reads one document.
+pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
+    let loc = Locator::new(&doc.text, doc.offset);
+    let mut ctx = Ctx { file, doc, loc, first_line: first_text_line(&doc.text) };
+    let value: Value = match serde_yaml::from_str(&doc.text) {
+        Ok(v) => v,
+        Err(e) => {
+            let (line, column) = match e.location() {
+                Some(l) => (doc.offset + l.line(), l.column()),
+                None => ctx.loc.file_pos(ctx.loc.start()),
+            };
+            return Loaded::Invalid(ProblemError {
+                file: file.to_string(),
+                document: doc.number,
+                first_line: ctx.first_line.clone(),
+                line,
+                column,
+                message: format!("YAML syntax error: {}", clean_yaml_message(&e.to_string())),
+            });
+        }
+    };
+    let Value::Mapping(map) = untag(&value) else {
+        return Loaded::Invalid(ctx.error(Fault::at(
+            &[],
+            format!("a problem must be a mapping of fields (stipulation, algebraic, …), found {}", kind_of(&value)),
+        )));
+    };
+    let meta = read_meta(map);
+    let stip_text = field(map, "stipulation").and_then(scalar).unwrap_or_default();
+    ctx.first_line = first_line(&meta, &stip_text, map, &ctx.first_line);
+    let mut unsupported: Vec<String> = Vec::new();
+    match interpret(&ctx, map, &meta, &stip_text, &mut unsupported) {
+        Err(f) => Loaded::Invalid(ctx.error(f)),
+        Ok(None) => Loaded::Unsupported {
+            file: file.to_string(),
+            document: doc.number,
+            line: doc.offset + 1,
+            first_line: ctx.first_line.clone(),
+            reason: unsupported.join("; "),
+            meta,
+            stipulation_text: stip_text,
+        },
+        Ok(Some(p)) => match p.variants() {
+            Err(e) => Loaded::Invalid(e),
+            Ok(vs) => {
+                let mut p = p;
+                if let Some(text) = field(map, "solution").map(|v| match untag(v) {
+                    Value::Sequence(_) => texts(v, false).join("\n"),
+                    v => scalar(v).unwrap_or_default(),
+                }) {
+                    let hint = SolutionHint {
+                        stipulation: Some(p.stipulation),
+                        twin_stipulations: vs.iter().map(|v| (v.label.clone(), v.stipulation)).collect(),
+                        set_play: p.options.set_play,
+                        post_key_play: p.options.post_key_play,
+                    };
+                    p.stated = Some(StatedSolution::parse(&text, &hint));
+                }
+                Loaded::Ready(Box::new(p))
+            }
+        },
+    }
+}
+
+/// The problem, or `None` when it is valid but uses something not supported yet (the reasons
+/// are in `unsupported`).
+fn interpret(ctx: &Ctx, map: &Mapping, meta: &Meta, stip_text: &str, unsupported: &mut Vec<String>) -> Result<Option<Problem>, Fault> {
+    // Rules.
+    let rules = match field(map, "rules") {
+        None | Some(Value::Null) => Rules::Chess,
+        Some(v) => match scalar(v).map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+            Some("chess" | "orthodox") => Rules::Chess,
+            Some("xiangqi" | "chinese chess") => Rules::Xiangqi,
+            Some("cheskers") => Rules::Cheskers,
+            Some(other) => return Err(Fault::at(&["rules"], format!("unknown rules '{other}' (expected chess, xiangqi or cheskers)"))),
+            None => {
+                return Err(Fault::at(&["rules"], format!("'rules' must be a word (chess, xiangqi or cheskers), found {}", kind_of(v))));
+            }
+        },
+    };
+    // Stipulation.
+    let stipulation = match field(map, "stipulation") {
+        None => return Err(Fault::at(&[], "the field 'stipulation' is missing (e.g. stipulation: '#2')")),
+        Some(Value::Null) => {
+            return Err(Fault::at(
+                &["stipulation"],
+                "the stipulation is empty: quote it, e.g. stipulation: '#3' (an unquoted # starts a YAML comment)",
+            ));
+        }
+        Some(v) if scalar(v).is_none() => {
+            return Err(Fault::at(&["stipulation"], format!("the stipulation must be a text such as '#2', found {}", kind_of(v))));
+        }
+        Some(_) => match Stipulation::parse(stip_text) {
+            Ok(s) => Some(s),
+            Err(StipulationError::Unsupported(r)) => {
+                unsupported.push(format!("not supported yet: {r}"));
+                None
+            }
+            Err(e) => return Err(Fault::at(&["stipulation"], e.to_string())),
+        },
+    };
+    // Options and conditions.
+    let mut items: Vec<String> = Vec::new();
+    let mut opt_key = "options";
+    for key in ["options", "conditions", "condition"] {
+        if let Some(v) = field(map, key) {
+            if let Value::Mapping(_) = v {
+                return Err(Fault::at(&[key], format!("'{key}' must be a list such as [SetPlay, Variations], found a mapping")));
+            }
+            if items.is_empty() {
+                opt_key = key;
+            }
+            items.extend(texts(v, false));
+        }
+    }
+    let parsed: Parsed = parse_options(&items).map_err(|f| Fault::on(&[opt_key], &f.word, f.message))?;
+    unsupported.extend(parsed.unsupported.iter().cloned());
+    let options = parsed.options.clone();
+    // Intended number of solutions.
+    let intended_solutions = match field(map, "intended-solutions") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let s = scalar(v).unwrap_or_default();
+            let t = s.trim();
+            let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+            if digits == 0 {
+                return Err(Fault::at(
+                    &["intended-solutions"],
+                    format!("intended-solutions '{t}' is not a number (e.g. 2, or Popeye's 2.1.1.1)"),
+                ));
+            }
+            Some(
+                t[..digits]
+                    .parse::<u32>()
+                    .map_err(|_| Fault::at(&["intended-solutions"], format!("intended-solutions '{t}' is too large")))?,
+            )
+        }
+    };
+    let side = stipulation.map(|s| super::first_mover(&s, &options)).unwrap_or(Color::White);
+    // Twins (read for every rule system, applied for chess).
+    let twins = read_twins(ctx, map, unsupported)?;
+    let has_alg = field(map, "algebraic").is_some();
+    let fen = field(map, "fen");
+    if has_alg && fen.is_some() {
+        return Err(Fault::at(&["fen"], "both 'algebraic' and 'fen' are given: keep one"));
+    }
+    if !has_alg && fen.is_none() {
+        return Err(Fault::at(&[], "the position is missing: give 'algebraic' (lists of white and black pieces) or 'fen'"));
+    }
+    let fen_text = match fen {
+        Some(v) => Some(scalar(v).ok_or_else(|| Fault::at(&["fen"], format!("'fen' must be a text, found {}", kind_of(v))))?),
+        None => None,
+    };
+    match rules {
+        Rules::Xiangqi | Rules::Cheskers => {
+            if field(map, "reserve").is_some() {
+                return Err(Fault::at(&["reserve"], "reserves exist only in chess (Échecs Réserve)"));
+            }
+            if rules == Rules::Xiangqi {
+                let pieces = match &fen_text {
+                    Some(f) => board::xiangqi_fen(f).map_err(|m| Fault::at(&["fen"], m))?.0,
+                    None => {
+                        let raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), XIANGQI, unsupported)?;
+                        board::xiangqi_pieces(&raw)?
+                    }
+                };
+                board::check_xiangqi(&pieces, side)?;
+                unsupported.push("xiangqi rules are not supported yet".into());
+            } else {
+                let pieces = match &fen_text {
+                    Some(f) => board::cheskers_fen(f).map_err(|m| Fault::at(&["fen"], m))?.0,
+                    None => {
+                        let raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), CHESS, unsupported)?;
+                        board::cheskers_pieces(&raw)?
+                    }
+                };
+                board::check_cheskers(&pieces)?;
+                unsupported.push("cheskers rules are not supported yet".into());
+            }
+            return Ok(None);
+        }
+        Rules::Chess => {}
+    }
+    // Chess: the setup. Unsupported options, conditions, piece attributes and neutral pieces
+    // may change what a legal diagram is.
+    let before_pieces = unsupported.len();
+    let pos_key = if fen_text.is_some() { "fen" } else { "algebraic" };
+    let mut setup;
+    let castling_allowed;
+    match &fen_text {
+        Some(f) => {
+            setup = crate::notation::parse_fen(f).map_err(|e| Fault::at(&["fen"], position_message(&e)))?;
+            setup.castling &= !parsed.no_castling;
+            castling_allowed = setup.castling;
+        }
+        None => {
+            let raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), CHESS, unsupported)?;
+            let pieces = board::chess_pieces(&raw)?;
+            castling_allowed = 0xF & !parsed.no_castling;
+            setup = Setup { castling: board::default_castling(&pieces) & castling_allowed, pieces, fullmove: 1, ..Setup::default() };
+        }
+    }
+    if let Some(r) = field(map, "reserve") {
+        let res = board::read_reserve(r)?;
+        for c in Color::BOTH {
+            setup.reserves[c.index()].extend(res[c.index()].iter().copied());
+        }
+    }
+    let rule = options.reserve;
+    for c in Color::BOTH {
+        if !setup.reserves[c.index()].is_empty() && !rule.allows(c) {
+            let key = if field(map, "reserve").is_some() { "reserve" } else { pos_key };
+            return Err(Fault::at(
+                &[key],
+                if rule.any() {
+                    format!(
+                        "{} has pieces in reserve, but the condition {} lets only {} use a reserve",
+                        cap(c.name()),
+                        super::options::reserve_name(rule).unwrap_or("?"),
+                        c.opponent().name()
+                    )
+                } else {
+                    format!("{} has pieces in reserve, but no Réserve condition is set: add 'Reserve' to the options", cap(c.name()))
+                },
+            ));
+        }
+    }
+    setup.reserve_rule = rule;
+    setup.side = Some(side);
+    let mut ep_from_option = false;
+    if let Some(ep) = parsed.en_passant {
+        let mover = if ep.from.0 < ep.to.0 { Color::White } else { Color::Black };
+        let word = sq_name(ep.to).to_string();
+        let has_pawn = setup.pieces.iter().any(|(s, p)| *s == ep.to && p.color == mover && p.kind == Kind::Pawn);
+        if !has_pawn {
+            return Err(Fault::on(
+                &[opt_key],
+                &word,
+                format!("option 'EnPassant': there is no {} pawn on {}", mover.name(), sq_name(ep.to)),
+            ));
+        }
+        if mover == side {
+            let st = stipulation.map(|s| s.to_string()).unwrap_or_default();
+            return Err(Fault::on(
+                &[opt_key],
+                &word,
+                format!("option 'EnPassant': {} has just moved, but {} also makes the first move in {st}", cap(mover.name()), mover.name()),
+            ));
+        }
+        setup.ep = Some(ep.crossed);
+        ep_from_option = true;
+    }
+    let condition_unsupported = !parsed.unsupported.is_empty() || unsupported.len() > before_pieces;
+    let position = match Position::from_setup(&setup) {
+        Ok(p) => Ok(p),
+        // A fairy condition or option (NoWk, Circe, …) may make the diagram legal.
+        Err(_) if condition_unsupported => return Ok(None),
+        Err(e) => Err(e),
+    };
+    let position = position.map_err(|e| {
+        let msg = position_message(&e);
+        match &e {
+            PositionError::PawnOnBackRank(_, s) if pos_key == "algebraic" => Fault::on(&["algebraic"], &format!("P{s}"), msg),
+            PositionError::Occupied(s) if pos_key == "algebraic" => Fault::on(&["algebraic"], s, msg),
+            PositionError::BadEnPassant(_) if ep_from_option => Fault::on(&[opt_key], "EnPassant", msg),
+            PositionError::OppositeCheck(c) => {
+                let st = stipulation.map(|s| format!(" in {s}")).unwrap_or_default();
+                Fault::at(&[pos_key], format!("the side not to move ({c}) is in check: {} makes the first move{st}", side.name()))
+            }
+            _ => Fault::at(&[pos_key], msg),
+        }
+    })?;
+    if !unsupported.is_empty() {
+        return Ok(None);
+    }
+    let Some(stipulation) = stipulation else {
+        return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
+    };
+    Ok(Some(Problem {
+        file: ctx.file.to_string(),
+        document: ctx.doc.number,
+        line: ctx.doc.offset + 1,
+        first_line: ctx.first_line.clone(),
+        rules,
+        position,
+        stipulation,
+        options,
+        intended_solutions,
+        twins,
+        stated: None,
+        meta: meta.clone(),
+        castling_allowed,
+    }))
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// A position error in plain words.
+pub(crate) fn position_message(e: &PositionError) -> String {
+    match e {
+        PositionError::NoKing(c) => format!("{} has no king", cap(c)),
+        PositionError::ExtraKing(c) => format!("{} has more than one king", cap(c)),
+        PositionError::PawnOnBackRank(c, s) => format!("{c} pawn on {s}, its first or last rank"),
+        e => e.to_string(),
+    }
+}
+
+fn read_twins(ctx: &Ctx, map: &Mapping, unsupported: &mut Vec<String>) -> Result<Vec<Twin>, Fault> {
+    let Some(v) = field(map, "twins") else { return Ok(Vec::new()) };
+    let mut entries: Vec<(String, String)> = Vec::new();
+    match untag(v) {
+        Value::Null => {}
+        Value::Mapping(m) => {
+            for (k, t) in m {
+                let label = scalar(k).unwrap_or_default().trim().trim_end_matches(')').to_string();
+                let text = match untag(t) {
+                    Value::Sequence(_) => texts(t, false).join(" "),
+                    t => scalar(t).unwrap_or_default(),
+                };
+                entries.push((label, text));
+            }
+        }
+        Value::Sequence(s) => {
+            for (i, t) in s.iter().enumerate() {
+                let label = ((b'b' + (i as u8).min(24)) as char).to_string();
+                entries.push((label, scalar(t).unwrap_or_default()));
+            }
+        }
+        t => {
+            if let Some(s) = scalar(t) {
+                entries.push(("b".into(), s));
+            }
+        }
+    }
+    let mut out: Vec<Twin> = Vec::new();
+    for (i, (label, text)) in entries.into_iter().enumerate() {
+        let place = ctx.loc.key(&["twins", &label]).unwrap_or_else(|| ctx.loc.find(&["twins"], &text));
+        let (line, column) = ctx.loc.file_pos(place);
+        if label.is_empty() || !label.chars().all(|c| c.is_alphanumeric()) {
+            return Err(Fault::on(&["twins"], &text, format!("twin label '{label}' must be a letter such as b or c")));
+        }
+        if out.iter().any(|t| t.label == label) || (label == "a" && i > 0) {
+            return Err(Fault::on(&["twins"], &label, format!("twin label '{label}' is used twice (a is the diagram)")));
+        }
+        let parsed = parse_twin(&text).map_err(|f| Fault::on(&["twins"], &f.word, format!("twin {label}: {}", f.message)))?;
+        if parsed.continued && label == "a" {
+            return Err(Fault::on(&["twins"], "Continued", "twin a: 'Continued' needs a twin before it"));
+        }
+        unsupported.extend(parsed.unsupported.iter().map(|r| format!("twin {label}: {r}")));
+        out.push(Twin { label, continued: parsed.continued, commands: parsed.commands, text, line, column });
+    }
+    Ok(out)
+}

@@ -1,0 +1,686 @@
+//! Popeye options and fairy conditions, read from a problem's `options` (and `conditions`)
+//! list.
+//!
+//! Options that change the search or the report become [`Options`] fields; `EnPassant` and
+//! `NoCastling` change the diagram and are returned apart ([`Parsed`]). A Popeye keyword that
+//! feerie does not handle yet makes the problem unsupported (with the keyword as reason); a
+//! word that is no keyword at all is an error naming it.
+
+use crate::geometry::Square;
+use crate::position::{ReserveRule, castle, parse_sq};
+use serde::Serialize;
+
+/// Options of a problem: what is searched and what is shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Options {
+    /// `SetPlay`: show the play of the side not to move in the diagram.
+    pub set_play: bool,
+    /// `Try`: show tries (first moves refuted by at most `defence` defences).
+    pub try_play: bool,
+    /// `Defence N`: most refutations a try may have (1 by default).
+    pub defence: u32,
+    /// `Threat N`: only keys whose threat is at most N moves.
+    pub threat: Option<u32>,
+    /// `NoThreat`: do not compute threats.
+    pub no_threat: bool,
+    /// `Variations`: show the variations after the key.
+    pub variations: bool,
+    /// `Duplex`: solve again with the colours swapped.
+    pub duplex: bool,
+    /// `HalfDuplex`: solve only with the colours swapped.
+    pub half_duplex: bool,
+    /// `WhiteToPlay`: White begins in help play.
+    pub white_to_play: bool,
+    /// `MaxSolutions N`: stop after N solutions.
+    pub max_solutions: Option<u32>,
+    /// `Intelligent`: a hint only (accepted).
+    pub intelligent: bool,
+    /// `PostKeyPlay`: the diagram is the position after the key; show the play from there.
+    pub post_key_play: bool,
+    /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
+    #[serde(skip)]
+    pub reserve: ReserveRule,
+    /// Options accepted and ignored because they only change Popeye's output (`NoBoard`,
+    /// `MoveNumbers`, `MaxTime N`, …), as written.
+    pub ignored: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            set_play: false,
+            try_play: false,
+            defence: 1,
+            threat: None,
+            no_threat: false,
+            variations: false,
+            duplex: false,
+            half_duplex: false,
+            white_to_play: false,
+            max_solutions: None,
+            intelligent: false,
+            post_key_play: false,
+            reserve: ReserveRule::default(),
+            ignored: Vec::new(),
+        }
+    }
+}
+
+impl Options {
+    /// The options as Popeye keywords, in a fixed order (for diagrams and reports).
+    pub fn keywords(&self) -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        let mut flag = |b: bool, s: &str| {
+            if b {
+                v.push(s.to_string());
+            }
+        };
+        flag(self.set_play, "SetPlay");
+        flag(self.try_play, "Try");
+        flag(self.variations, "Variations");
+        flag(self.no_threat, "NoThreat");
+        flag(self.duplex, "Duplex");
+        flag(self.half_duplex, "HalfDuplex");
+        flag(self.white_to_play, "WhiteToPlay");
+        flag(self.intelligent, "Intelligent");
+        flag(self.post_key_play, "PostKeyPlay");
+        if self.defence != 1 {
+            v.push(format!("Defence {}", self.defence));
+        }
+        if let Some(t) = self.threat {
+            v.push(format!("Threat {t}"));
+        }
+        if let Some(m) = self.max_solutions {
+            v.push(format!("MaxSolutions {m}"));
+        }
+        if let Some(c) = reserve_name(self.reserve) {
+            v.push(c.to_string());
+        }
+        v
+    }
+}
+
+/// The English name of a Réserve condition, `None` when none is in force.
+pub fn reserve_name(r: ReserveRule) -> Option<&'static str> {
+    match (r.white, r.black) {
+        (true, true) => Some("Reserve"),
+        (true, false) => Some("WhiteReserve"),
+        (false, true) => Some("BlackReserve"),
+        (false, false) => None,
+    }
+}
+
+/// The pawn move just played, from Popeye's `EnPassant` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnPassantSpec {
+    /// Departure square.
+    pub from: Square,
+    /// Crossed square (the en-passant target).
+    pub crossed: Square,
+    /// Arrival square.
+    pub to: Square,
+}
+
+/// What an `options` list says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// The options proper.
+    pub options: Options,
+    /// `EnPassant`: the pawn move just played.
+    pub en_passant: Option<EnPassantSpec>,
+    /// Castling rights removed by `NoCastling`, as [`castle`] bits.
+    pub no_castling: u8,
+    /// Whether a Réserve condition was named (so that a `Condition` twin can tell).
+    pub has_condition: bool,
+    /// Popeye keywords that feerie does not support yet, each with its reason.
+    pub unsupported: Vec<String>,
+}
+
+/// A fault in an options list: the message and the word to point at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionFault {
+    /// What is wrong.
+    pub message: String,
+    /// The offending word, as written (to find its line and column).
+    pub word: String,
+}
+
+/// Popeye options that feerie does not support yet (they change what is solved).
+const UNSUPPORTED_OPTIONS: &[&str] = &[
+    "NoWk",
+    "NoBk",
+    "NullMoves",
+    "Quodlibet",
+    "GoalIsEnd",
+    "KeepMatingPiece",
+    "MaxFlightsquares",
+    "NonTrivial",
+    "CastlingMutuallyExclusive",
+    "StartMoveNumber",
+    "UpToMoveNumber",
+    "StopOnShortSolutions",
+    "Search",
+    "MultiSolutions",
+    "NoSymmetry",
+    "LastCapture",
+    "ZeroPosition",
+    "SolveKey",
+];
+
+/// Popeye options that only change Popeye's output: accepted and ignored.
+const OUTPUT_OPTIONS: &[&str] = &["NoBoard", "MoveNumbers", "Beep", "MaxTime", "NoShortVariations", "SuppressGrid", "WriteGrid"];
+
+/// Popeye's fairy conditions (English names and a few common aliases): a problem that uses one
+/// is not supported yet.
+const CONDITIONS: &[&str] = &[
+    "Circe",
+    "MirrorCirce",
+    "Madrasi",
+    "Volage",
+    "Hypervolage",
+    "BichromChess",
+    "MonochromChess",
+    "GridChess",
+    "KoeKo",
+    "BlackEdgeMover",
+    "WhiteEdgeMover",
+    "Leofamily",
+    "ChineseChess",
+    "Patrouille",
+    "PWC",
+    "NoCapture",
+    "ImmunChess",
+    "MirrorImmunChess",
+    "ContactGridChess",
+    "Imitator",
+    "CavalierMajeur",
+    "HaanerChess",
+    "ChameleonCirce",
+    "CouscousCirce",
+    "EquipollentsCirce",
+    "FileCirce",
+    "BlackMaximummer",
+    "BlackMinimummer",
+    "WhiteMaximummer",
+    "WhiteMinimummer",
+    "MagicSquares",
+    "Sentinelles",
+    "Tibet",
+    "DoubleTibet",
+    "DiagramCirce",
+    "Hole",
+    "BlackMustCapture",
+    "WhiteMustCapture",
+    "ReflectiveKings",
+    "TransmutedKings",
+    "BlackFollowMyLeader",
+    "WhiteFollowMyLeader",
+    "DuellistChess",
+    "ParrainCirce",
+    "NoIProm",
+    "SymmetryCirce",
+    "VogtlaenderChess",
+    "EinsteinChess",
+    "Bicolores",
+    "NewKoeko",
+    "CirceClone",
+    "AntiCirce",
+    "MirrorFileCirce",
+    "AntipodeanCirce",
+    "MirrorCirceClone",
+    "MirrorAntiCirce",
+    "DiagramAntiCirce",
+    "FileAntiCirce",
+    "SymmetryAntiCirce",
+    "MirrorFileAntiCirce",
+    "AntipodeanAntiCirce",
+    "EquipollentsAntiCirce",
+    "FileImmunChess",
+    "DiagramImmunChess",
+    "MirrorFileImmunChess",
+    "SymmetryImmunChess",
+    "AntipodeanImmunChess",
+    "EquipollentsImmunChess",
+    "ReversalEinsteinChess",
+    "SuperCirce",
+    "RelegationChess",
+    "NorskSjakk",
+    "TraitorChess",
+    "AndernachChess",
+    "WhiteForcedSquare",
+    "WhiteConsequentForcedSquare",
+    "BlackForcedSquare",
+    "BlackConsequentForcedSquare",
+    "ChameleonChess",
+    "FunctionaryChess",
+    "GlasgowChess",
+    "AntiAndernachChess",
+    "FrischAufCirce",
+    "VerticalMirrorCirce",
+    "Isardam",
+    "ChecklessChess",
+    "DiametralCirce",
+    "PromOnly",
+    "RankCirce",
+    "ExclusiveChess",
+    "MarsCirce",
+    "MarsMirrorCirce",
+    "PhantomChess",
+    "WhiteReflectiveKing",
+    "BlackReflectiveKing",
+    "WhiteTransmutedKing",
+    "BlackTransmutedKing",
+    "AntiEinsteinChess",
+    "MirrorCouscousCirce",
+    "BlackRoyalSquare",
+    "WhiteRoyalSquare",
+    "BrunnerChess",
+    "PlusChess",
+    "CirceAssassin",
+    "PatienceChess",
+    "RepublicanChess",
+    "ExtinctionChess",
+    "CentralChess",
+    "ActuatedRevolvingBoard",
+    "MessignyChess",
+    "Woozles",
+    "BiWoozles",
+    "Heffalumps",
+    "BiHeffalumps",
+    "WhitePromSquares",
+    "BlackPromSquares",
+    "NoWhitePromotion",
+    "NoBlackPromotion",
+    "EiffelChess",
+    "BlackUltraSchachZwang",
+    "WhiteUltraSchachZwang",
+    "ActuatedRevolvingCentre",
+    "ShieldedKings",
+    "LineChameleonChess",
+    "NoWhiteCapture",
+    "NoBlackCapture",
+    "AprilChess",
+    "AlphabeticChess",
+    "CirceTurncoats",
+    "CirceDoubleAgents",
+    "AMU",
+    "SingleBox",
+    "MAFF",
+    "OWU",
+    "WhiteOscillatingKings",
+    "BlackOscillatingKings",
+    "AntiKings",
+    "AntiMarsCirce",
+    "AntiMarsMirrorCirce",
+    "AntiMarsAntipodeanCirce",
+    "WhiteSuperTransmutingKing",
+    "BlackSuperTransmutingKing",
+    "AntiSuperCirce",
+    "UltraPatrol",
+    "SwappingKings",
+    "RoyalDynasty",
+    "SAT",
+    "StrictSAT",
+    "Take&MakeChess",
+    "BlackSynchronMover",
+    "WhiteSynchronMover",
+    "BlackAntiSynchronMover",
+    "WhiteAntiSynchronMover",
+    "Masand",
+    "BGL",
+    "BlackChecks",
+    "AnnanChess",
+    "NormalPawn",
+    "Lortap",
+    "VaultingKings",
+    "WhiteVaultingKing",
+    "BlackVaultingKing",
+    "ProteanChess",
+    "GenevaChess",
+    "ChameleonPursuit",
+    "AntiKoeko",
+    "CastlingChess",
+    "LosingChess",
+    "Disparate",
+    "GhostChess",
+    "HauntedChess",
+    "ProvocationChess",
+    "CageCirce",
+    "Dummy",
+    "Football",
+    "ContraParrain",
+    "KobulKings",
+    "ExchangeCastling",
+    "WhiteAlphabeticChess",
+    "BlackAlphabeticChess",
+    "CirceTake&Make",
+    "SuperGuards",
+    "Wormholes",
+    "MarineChess",
+    "UltramarineChess",
+    "BackHome",
+    "FaceToFace",
+    "BackToBack",
+    "CheekToCheek",
+    "ChameleonSequence",
+    "AntiCloneCirce",
+    "Maximummer",
+    "UltraSchachZwang",
+    // Common aliases.
+    "Andernach",
+    "AntiAndernach",
+    "Monochrome",
+    "Bichrome",
+    "Grid",
+    "Haaner",
+    "Haan",
+    "Patrol",
+    "Einstein",
+    "Kamikaze",
+    "Mars",
+    "Take&Make",
+    "Messigny",
+    "Annan",
+    "Republican",
+    "Extinction",
+    "Ultraschachzwang",
+    "Immun",
+];
+
+fn norm(word: &str) -> String {
+    word.chars()
+        .filter(|c| c.is_alphanumeric() || *c == '&')
+        .flat_map(|c| c.to_lowercase())
+        .map(|c| match c {
+            'é' | 'è' | 'ê' => 'e',
+            'à' | 'â' => 'a',
+            'ü' => 'u',
+            'ö' => 'o',
+            'ä' => 'a',
+            c => c,
+        })
+        .collect()
+}
+
+fn find_in(list: &'static [&'static str], word: &str) -> Option<&'static str> {
+    let n = norm(word);
+    if n.is_empty() {
+        return None;
+    }
+    list.iter().copied().find(|k| norm(k) == n)
+}
+
+/// The Réserve rule a condition word (or two words) names, and how many words it took.
+pub fn reserve_condition(words: &[&str]) -> Option<(ReserveRule, usize)> {
+    let both = ReserveRule { white: true, black: true };
+    let white = ReserveRule { white: true, black: false };
+    let black = ReserveRule { white: false, black: true };
+    let w0 = norm(words.first()?);
+    let w1 = words.get(1).map(|w| norm(w)).unwrap_or_default();
+    match (w0.as_str(), w1.as_str()) {
+        ("echecs", "reserve") => Some((both, 2)),
+        ("reserve", "blanche") => Some((white, 2)),
+        ("reserve", "noire") => Some((black, 2)),
+        ("white" | "blanc", "reserve") => Some((white, 2)),
+        ("black" | "noir", "reserve") => Some((black, 2)),
+        ("reserve" | "echecsreserve" | "reservechess", _) => Some((both, 1)),
+        ("whitereserve" | "reserveblanche", _) => Some((white, 1)),
+        ("blackreserve" | "reservenoire", _) => Some((black, 1)),
+        _ => None,
+    }
+}
+
+/// Whether a word starts an option or a condition that feerie knows (supported or not).
+pub fn is_keyword(word: &str) -> bool {
+    let n = norm(word);
+    SUPPORTED_NAMES.contains(&n.as_str())
+        || find_in(UNSUPPORTED_OPTIONS, word).is_some()
+        || find_in(OUTPUT_OPTIONS, word).is_some()
+        || find_in(CONDITIONS, word).is_some()
+        || reserve_condition(&[word]).is_some()
+        || n == "echecs"
+}
+
+const SUPPORTED_NAMES: &[&str] = &[
+    "setplay",
+    "try",
+    "defence",
+    "defense",
+    "threat",
+    "nothreat",
+    "variations",
+    "variation",
+    "duplex",
+    "halfduplex",
+    "whitetoplay",
+    "maxsolutions",
+    "enpassant",
+    "nocastling",
+    "intelligent",
+    "postkeyplay",
+];
+
+/// Squares written together (`g7g6g5`) or apart (`g7 g6 g5`); `None` if the word holds
+/// anything else.
+fn squares_in(word: &str) -> Option<Vec<Square>> {
+    let b = word.as_bytes();
+    if b.is_empty() || !b.len().is_multiple_of(2) {
+        return None;
+    }
+    let mut v = Vec::new();
+    for pair in b.chunks(2) {
+        let s = std::str::from_utf8(pair).ok()?;
+        v.push(parse_sq(s)?);
+    }
+    Some(v)
+}
+
+fn looks_like_squares(word: &str) -> bool {
+    let b = word.as_bytes();
+    !b.is_empty() && b.len().is_multiple_of(2) && b.chunks(2).all(|p| p[0].is_ascii_alphabetic() && p[1].is_ascii_digit())
+}
+
+fn number_after(words: &[&str], i: usize, name: &str) -> Result<u32, OptionFault> {
+    match words.get(i + 1) {
+        Some(w) if w.bytes().all(|b| b.is_ascii_digit()) && !w.is_empty() => w
+            .parse::<u32>()
+            .map_err(|_| OptionFault { message: format!("option '{name}': the number {w} is too large"), word: w.to_string() }),
+        Some(w) => Err(OptionFault { message: format!("option '{name}' needs a number, found '{w}'"), word: w.to_string() }),
+        None => Err(OptionFault { message: format!("option '{name}' needs a number"), word: words[i].to_string() }),
+    }
+}
+
+/// Reads a list of options and conditions (each item may hold several words).
+pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
+    let mut p = Parsed::default();
+    let mut reserve: Option<ReserveRule> = None;
+    for item in items {
+        let words: Vec<&str> = item.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|w| !w.is_empty()).collect();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            let n = norm(w);
+            let o = &mut p.options;
+            match n.as_str() {
+                "setplay" => o.set_play = true,
+                "try" => o.try_play = true,
+                "defence" | "defense" => {
+                    o.defence = number_after(&words, i, w)?;
+                    i += 1;
+                }
+                "threat" => {
+                    o.threat = Some(number_after(&words, i, w)?);
+                    i += 1;
+                }
+                "nothreat" => o.no_threat = true,
+                "variations" | "variation" => o.variations = true,
+                "duplex" => o.duplex = true,
+                "halfduplex" => o.half_duplex = true,
+                "whitetoplay" => o.white_to_play = true,
+                "maxsolutions" => {
+                    o.max_solutions = Some(number_after(&words, i, w)?);
+                    i += 1;
+                }
+                "intelligent" => {
+                    o.intelligent = true;
+                    if words.get(i + 1).is_some_and(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit())) {
+                        i += 1;
+                    }
+                }
+                "postkeyplay" => o.post_key_play = true,
+                "enpassant" => {
+                    let mut sqs = Vec::new();
+                    let mut last = w;
+                    while let Some(next) = words.get(i + 1) {
+                        if !looks_like_squares(next) {
+                            break;
+                        }
+                        match squares_in(next) {
+                            Some(v) => sqs.extend(v),
+                            None => {
+                                return Err(OptionFault {
+                                    message: format!("option 'EnPassant': '{next}' holds a square off the board"),
+                                    word: next.to_string(),
+                                });
+                            }
+                        }
+                        last = next;
+                        i += 1;
+                    }
+                    p.en_passant = Some(en_passant_spec(&sqs, last)?);
+                }
+                "nocastling" => {
+                    let mut any = false;
+                    while let Some(next) = words.get(i + 1) {
+                        if !looks_like_squares(next) {
+                            break;
+                        }
+                        let Some(v) = squares_in(next) else {
+                            return Err(OptionFault {
+                                message: format!("option 'NoCastling': '{next}' holds a square off the board"),
+                                word: next.to_string(),
+                            });
+                        };
+                        for s in v {
+                            p.no_castling |= match crate::position::sq_name(s) {
+                                "a1" => castle::WQ,
+                                "h1" => castle::WK,
+                                "e1" => castle::WK | castle::WQ,
+                                "a8" => castle::BQ,
+                                "h8" => castle::BK,
+                                "e8" => castle::BK | castle::BQ,
+                                _ => 0,
+                            };
+                        }
+                        any = true;
+                        i += 1;
+                    }
+                    if !any {
+                        return Err(OptionFault {
+                            message:
+                                "option 'NoCastling' needs the squares of the kings or rooks that may not castle, e.g. 'NoCastling a1 h8'"
+                                    .into(),
+                            word: w.to_string(),
+                        });
+                    }
+                }
+                _ => {
+                    if let Some((rule, used)) = reserve_condition(&words[i..]) {
+                        if let Some(prev) = reserve
+                            && prev != rule
+                        {
+                            return Err(OptionFault {
+                                message: format!(
+                                    "two different Réserve conditions ({} and {})",
+                                    reserve_name(prev).unwrap_or("?"),
+                                    reserve_name(rule).unwrap_or("?")
+                                ),
+                                word: w.to_string(),
+                            });
+                        }
+                        reserve = Some(rule);
+                        p.has_condition = true;
+                        i += used;
+                        continue;
+                    }
+                    if let Some(k) = find_in(OUTPUT_OPTIONS, w) {
+                        p.options.ignored.push(k.to_string());
+                        if words.get(i + 1).is_some_and(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b':')) {
+                            i += 1;
+                        }
+                    } else if let Some(k) = find_in(UNSUPPORTED_OPTIONS, w) {
+                        p.unsupported.push(format!("Popeye option '{k}' is not supported yet"));
+                        i = skip_arguments(&words, i);
+                        continue;
+                    } else if let Some(k) = find_in(CONDITIONS, w) {
+                        p.unsupported.push(format!("condition '{k}' is not supported yet"));
+                        p.has_condition = true;
+                        i = skip_arguments(&words, i);
+                        continue;
+                    } else {
+                        return Err(OptionFault { message: format!("unknown option or condition '{w}'"), word: w.to_string() });
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+    p.options.reserve = reserve.unwrap_or_default();
+    Ok(p)
+}
+
+/// Skips the words after an unsupported keyword up to the next keyword; returns the index of
+/// that keyword (or the end).
+fn skip_arguments(words: &[&str], i: usize) -> usize {
+    let mut j = i + 1;
+    while j < words.len() && !is_keyword(words[j]) {
+        j += 1;
+    }
+    j
+}
+
+fn en_passant_spec(sqs: &[Square], word: &str) -> Result<EnPassantSpec, OptionFault> {
+    let fault = |m: String| OptionFault { message: m, word: word.to_string() };
+    let (from, to) = match sqs {
+        [a, b] | [a, _, b] => (*a, *b),
+        [] => return Err(fault("option 'EnPassant' needs the squares of the pawn move just played, e.g. 'EnPassant g7g6g5'".into())),
+        _ => {
+            return Err(fault(format!(
+                "option 'EnPassant' takes the departure, crossed and arrival squares of a pawn's double step, found {} squares",
+                sqs.len()
+            )));
+        }
+    };
+    let name = crate::position::sq_name;
+    let (fr, tr, ff, tf) = (from.0 / 8, to.0 / 8, from.0 % 8, to.0 % 8);
+    let ok = ff == tf && ((fr == 1 && tr == 3) || (fr == 6 && tr == 4));
+    let crossed = Square((from.0 + to.0) / 2);
+    if !ok || (sqs.len() == 3 && sqs[1] != crossed) {
+        return Err(fault(format!("option 'EnPassant': {}-{} is not a pawn's double step (e.g. g7g6g5 or e2e3e4)", name(from), name(to))));
+    }
+    Ok(EnPassantSpec { from, crossed, to })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(v: &[&str]) -> Result<Parsed, OptionFault> {
+        parse_options(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn options_and_conditions() {
+        let p = parse(&["SetPlay", "Defence 2", "Réserve blanche"]).unwrap();
+        assert!(p.options.set_play);
+        assert_eq!(p.options.defence, 2);
+        assert_eq!(p.options.reserve, ReserveRule { white: true, black: false });
+        let p = parse(&["EnPassant g7 g6 g5"]).unwrap();
+        assert_eq!(p.en_passant.map(|e| crate::position::sq_name(e.crossed)), Some("g6"));
+        let p = parse(&["NoWk", "Circe Parrain", "Variations"]).unwrap();
+        assert_eq!(p.unsupported.len(), 2);
+        assert!(p.options.variations);
+        assert!(parse(&["Foo"]).unwrap_err().message.contains("'Foo'"));
+        assert!(parse(&["Defence"]).is_err());
+    }
+}

@@ -1,0 +1,587 @@
+//! The stated solution: Popeye's solution text read into keys, tries and move lines, so that a
+//! computed solution can be compared with it.
+//!
+//! Layout does not matter, the moves do. Moves are normalized to Popeye's English long
+//! algebraic notation without marks (`Sc5-e4`, `e5*d6`, `e7-e8=Q`, `0-0`, `Sd4↑`, `Pa1↓=B`);
+//! French (`R D T F C P`, `menace`, `mais`) and German (`K D T L S B`, `Drohung`, `Aber`)
+//! texts are translated. Xiangqi moves in ICCS (`h2e2`) are kept as written.
+//!
+//! ```
+//! use feerie::problem::solution::{SolutionHint, StatedSolution};
+//! use feerie::problem::stipulation::Stipulation;
+//! let hint = SolutionHint { stipulation: Stipulation::parse("#2").ok(), ..Default::default() };
+//! let s = StatedSolution::parse("1.Sc5-e4+! threat: 2.Te4-e8#\n1...Kd5 2.Dd1-d4#", &hint);
+//! assert_eq!(s.twins[0].keys, vec!["Sc5-e4"]);
+//! assert_eq!(s.twins[0].lines[0], vec!["Sc5-e4", "...", "Re4-e8"]);
+//! ```
+
+use super::stipulation::{Play, Stipulation};
+use crate::piece::{Kind, Lang};
+use serde::Serialize;
+
+/// What the problem says about the text, so that each twin's part is read rightly.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolutionHint {
+    /// The diagram's stipulation (`None` when unknown: the layout decides).
+    pub stipulation: Option<Stipulation>,
+    /// Stipulations of twins that change it, by label.
+    pub twin_stipulations: Vec<(String, Stipulation)>,
+    /// `SetPlay` is asked.
+    pub set_play: bool,
+    /// `PostKeyPlay` is asked: lines before any key are the play after the key.
+    pub post_key_play: bool,
+}
+
+/// A stated solution.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StatedSolution {
+    /// The text as given.
+    pub text: String,
+    /// One part per twin (one part, label `None`, without twins).
+    pub twins: Vec<StatedTwin>,
+    /// Whether the text announces a zero position (`zeroposition`, `NullStellung`).
+    pub zero_position: bool,
+    /// What could not be read, in plain words; empty when the whole text was understood.
+    pub problems: Vec<String>,
+}
+
+/// The part of a stated solution for one twin.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StatedTwin {
+    /// `a`, `b`, … (`None` when the text has no twin markers).
+    pub label: Option<String>,
+    /// What follows the label on its line (`wKb1-->a1`), as written.
+    pub description: String,
+    /// The text says there is no solution.
+    pub no_solution: bool,
+    /// The text says the position is illegal ("the side to play can capture the king").
+    pub illegal: bool,
+    /// Keys: first moves marked `!` (direct, self and reflex play).
+    pub keys: Vec<String>,
+    /// Tries: first moves marked `?`.
+    pub tries: Vec<String>,
+    /// Refutations of tries: (try, refutation).
+    pub refutations: Vec<(String, String)>,
+    /// Help and series play: each solution as its full move list. Direct, self and reflex
+    /// play: each branch from a key, with `...` for the defender's pass before a threat.
+    pub lines: Vec<Vec<String>>,
+    /// Set play lines (before the key, or help play from the other side).
+    pub set_lines: Vec<Vec<String>>,
+}
+
+/// Reads a move in Popeye notation (English, French or German letters) and writes it in
+/// English without marks; `None` when the word is not a move.
+///
+/// ```
+/// use feerie::piece::Lang;
+/// use feerie::problem::solution::normalize_move;
+/// assert_eq!(normalize_move("Cc5-e4+", Lang::Fr).as_deref(), Some("Sc5-e4"));
+/// assert_eq!(normalize_move("e7-e8=D#", Lang::De).as_deref(), Some("e7-e8=Q"));
+/// assert_eq!(normalize_move("Pa1v=B", Lang::En).as_deref(), Some("Pa1↓=B"));
+/// assert_eq!(normalize_move("O-O-O", Lang::En).as_deref(), Some("0-0-0"));
+/// assert_eq!(normalize_move("hello", Lang::En), None);
+/// ```
+pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
+    let mut w = word.trim();
+    if let Some(x) = w.strip_suffix("ep.") {
+        w = x;
+    }
+    let w = w.trim_end_matches(['+', '#', '!', '?']);
+    let w = if w.ends_with('=') && !w.ends_with("↓=") { w.trim_end_matches('=') } else { w };
+    let w = w.trim_end_matches(['+', '#', '!', '?']);
+    if w.is_empty() {
+        return None;
+    }
+    match w {
+        "0-0" | "O-O" | "o-o" => return Some("0-0".into()),
+        "0-0-0" | "O-O-O" | "o-o-o" => return Some("0-0-0".into()),
+        _ => {}
+    }
+    // ICCS (Xiangqi) coordinates: `h2e2`.
+    let b = w.as_bytes();
+    if b.len() == 4 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit() && (b'a'..=b'i').contains(&b[2]) && b[3].is_ascii_digit() {
+        return Some(w.to_string());
+    }
+    let chars: Vec<char> = w.chars().collect();
+    let mut i = 0;
+    let mut code = String::new();
+    while i < chars.len() && chars[i].is_ascii_uppercase() && code.len() < 2 {
+        code.push(chars[i]);
+        i += 1;
+    }
+    let sq = |i: usize| -> Option<String> {
+        let f = *chars.get(i)?;
+        let r = *chars.get(i + 1)?;
+        if ('a'..='h').contains(&f) && ('1'..='8').contains(&r) { Some(format!("{f}{r}")) } else { None }
+    };
+    let english = |code: &str| -> Option<String> {
+        if code.is_empty() {
+            return Some(String::new());
+        }
+        let kind = Kind::from_code_in(code, lang).or_else(|| if lang == Lang::En { None } else { Kind::from_code(code) })?;
+        Some(kind.code().to_string())
+    };
+    let piece = english(&code)?;
+    let p = if piece == "P" { "" } else { piece.as_str() };
+    let out;
+    if chars.get(i).is_some_and(|c| matches!(c, 'x' | '*' | ':')) {
+        // Short capture: `K*d5`.
+        let to = sq(i + 1)?;
+        out = format!("{p}*{to}");
+        i += 3;
+        return finish_promotion(out, &chars, i, &english);
+    }
+    let from = sq(i)?;
+    i += 2;
+    let Some(&c) = chars.get(i) else {
+        // Short move: `Kd5`, `d4`.
+        return Some(format!("{p}{from}"));
+    };
+    if c == '=' {
+        out = format!("{p}{from}");
+        return finish_promotion(out, &chars, i, &english);
+    }
+    match c {
+        '↑' | '^' | '↓' | 'v' => {
+            if piece.is_empty() {
+                return None;
+            }
+            let arrow = if c == '↑' || c == '^' { '↑' } else { '↓' };
+            out = format!("{piece}{from}{arrow}");
+            i += 1;
+        }
+        '-' | '*' | 'x' | ':' => {
+            let to = sq(i + 1)?;
+            let sep = if c == '-' { '-' } else { '*' };
+            out = format!("{p}{from}{sep}{to}");
+            i += 3;
+        }
+        _ => return None,
+    }
+    finish_promotion(out, &chars, i, &english)
+}
+
+/// Appends `=X` (translated) when the rest of the word is a promotion; `None` when the rest is
+/// anything else.
+fn finish_promotion(mut out: String, chars: &[char], i: usize, english: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    if i < chars.len() {
+        if chars[i] != '=' {
+            return None;
+        }
+        let promo: String = chars[i + 1..].iter().collect();
+        if promo.is_empty() || promo.len() > 2 || !promo.chars().all(|c| c.is_ascii_uppercase()) {
+            return None;
+        }
+        let k = english(&promo)?;
+        if k.is_empty() {
+            return None;
+        }
+        out.push('=');
+        out.push_str(&k);
+    }
+    Some(out)
+}
+
+/// Guesses the language of a solution text from its words and piece letters.
+fn detect_lang(lines: &[&str]) -> Lang {
+    let mut letters = std::collections::BTreeSet::new();
+    for line in lines {
+        for w in line.split_whitespace() {
+            let lw = w.to_lowercase();
+            if lw.starts_with("drohung") || lw == "aber" || w == "Zugzwang." {
+                return Lang::De;
+            }
+            if lw.starts_with("menace") || lw == "mais" || lw.starts_with("blocus") {
+                return Lang::Fr;
+            }
+            let m = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if let Some(c) = m.chars().next()
+                && c.is_ascii_uppercase()
+                && m.chars().nth(1).is_some_and(|d| d.is_ascii_lowercase())
+            {
+                letters.insert(c);
+            }
+        }
+    }
+    let has = |c: char| letters.contains(&c);
+    if has('L') {
+        Lang::De
+    } else if has('F') || has('C') {
+        Lang::Fr
+    } else if has('T') || has('D') {
+        if has('R') { Lang::Fr } else { Lang::De }
+    } else {
+        Lang::En
+    }
+}
+
+/// One element of a solution line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    /// `N.` or `N...`.
+    Number(u32, bool),
+    /// A move, normalized.
+    Move(String),
+    /// `...`: a pass (null move).
+    Null,
+    /// Marks after a move: key, try.
+    Marks { key: bool, try_: bool },
+    /// `but` (before a refutation).
+    But,
+    /// Words without meaning for the moves (`threat:`, `zugzwang.`, `ep.`).
+    Skip,
+}
+
+fn tokenize(line: &str, lang: Lang) -> Result<Vec<Tok>, String> {
+    let mut out = Vec::new();
+    for word in line.split_whitespace() {
+        let mut w = word;
+        // Move number.
+        let digits = w.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 && w[digits..].starts_with('.') {
+            let n: u32 = w[..digits].parse().map_err(|_| format!("move number '{}' is too large", &w[..digits]))?;
+            let rest = &w[digits..];
+            let (ellipsis, rest) = if let Some(r) = rest.strip_prefix("...") { (true, r) } else { (false, &rest[1..]) };
+            out.push(Tok::Number(n, ellipsis));
+            w = rest;
+            if w.is_empty() {
+                continue;
+            }
+        }
+        if w == "..." {
+            out.push(Tok::Null);
+            continue;
+        }
+        if w.chars().all(|c| matches!(c, '!' | '?' | '+' | '#' | '=')) {
+            out.push(Tok::Marks { key: w.contains('!'), try_: w.contains('?') });
+            continue;
+        }
+        let lw = w.to_lowercase();
+        match lw.as_str() {
+            "but" | "aber" | "mais" => {
+                out.push(Tok::But);
+                continue;
+            }
+            "threat:" | "drohung:" | "menace:" | "zugzwang." | "blocus." | "ep." | "e.p." => {
+                out.push(Tok::Skip);
+                continue;
+            }
+            _ => {}
+        }
+        match normalize_move(w, lang) {
+            Some(m) => {
+                out.push(Tok::Move(m));
+                let tail: String = w.chars().rev().take_while(|c| matches!(c, '!' | '?')).collect();
+                if !tail.is_empty() {
+                    out.push(Tok::Marks { key: tail.contains('!'), try_: tail.contains('?') });
+                }
+            }
+            None => return Err(format!("cannot read '{w}'")),
+        }
+    }
+    Ok(out)
+}
+
+/// Lines that carry no moves but a statement.
+enum Statement {
+    NoSolution,
+    Illegal,
+    ZeroPosition,
+    Ignore,
+}
+
+fn statement(line: &str) -> Option<Statement> {
+    let l = line.trim().to_lowercase();
+    let l = l.trim_matches(|c: char| c == '(' || c == ')' || c == '.');
+    if ["no solution", "keine lösung", "keine loesung", "pas de solution", "none"].contains(&l) {
+        Some(Statement::NoSolution)
+    } else if l.contains("can capture the king") || l.contains("peut prendre le roi") || l.contains("kann den k") {
+        Some(Statement::Illegal)
+    } else if l == "nullstellung" || l == "zeroposition" || l == "zero position" || l == "position zero" {
+        Some(Statement::ZeroPosition)
+    } else if l.contains("not applicable") || l.starts_with("solution finished") || l.starts_with("time =") || l.contains("ignored") {
+        Some(Statement::Ignore)
+    } else {
+        None
+    }
+}
+
+/// `a)`, `+c) -sDh2`: a twin marker; returns (label, description).
+fn twin_marker(line: &str) -> Option<(String, String)> {
+    let t = line.trim_start();
+    let t = t.strip_prefix('+').unwrap_or(t);
+    let mut chars = t.chars();
+    let c = chars.next()?;
+    if !c.is_ascii_lowercase() || chars.next() != Some(')') {
+        return None;
+    }
+    Some((c.to_string(), t[2..].trim().to_string()))
+}
+
+impl StatedSolution {
+    /// Reads a solution text. Never fails: what cannot be read is listed in `problems`.
+    pub fn parse(text: &str, hint: &SolutionHint) -> StatedSolution {
+        let mut out = StatedSolution { text: text.to_string(), ..Default::default() };
+        // Split into twin blocks.
+        let mut blocks: Vec<(Option<String>, String, Vec<&str>)> = vec![(None, String::new(), Vec::new())];
+        for line in text.lines() {
+            if let Some((label, desc)) = twin_marker(line) {
+                blocks.push((Some(label), desc, Vec::new()));
+            } else if let Some(b) = blocks.last_mut() {
+                b.2.push(line);
+            }
+        }
+        // Drop an empty first block when markers follow; keep its statements.
+        let mut pre_zero = false;
+        if blocks.len() > 1 {
+            let first = blocks.remove(0);
+            for l in first.2.iter().filter(|l| !l.trim().is_empty()) {
+                match statement(l) {
+                    Some(Statement::ZeroPosition) => pre_zero = true,
+                    Some(Statement::Ignore) => {}
+                    _ => out.problems.push(format!("text before the first twin: cannot read '{}'", l.trim())),
+                }
+            }
+        }
+        out.zero_position = pre_zero;
+        let all_lines: Vec<&str> = blocks.iter().flat_map(|b| b.2.iter().copied()).collect();
+        let lang = detect_lang(&all_lines);
+        for (label, description, lines) in blocks {
+            let stip = match &label {
+                Some(l) => hint.twin_stipulations.iter().find(|(t, _)| t == l).map(|(_, s)| *s).or(hint.stipulation),
+                None => hint.stipulation,
+            };
+            let mut twin = StatedTwin { label: label.clone(), description, ..Default::default() };
+            let mut toks: Vec<(usize, Vec<Tok>)> = Vec::new();
+            for (n, line) in lines.iter().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                match statement(line) {
+                    Some(Statement::NoSolution) => twin.no_solution = true,
+                    Some(Statement::Illegal) => twin.illegal = true,
+                    Some(Statement::ZeroPosition) => out.zero_position = true,
+                    Some(Statement::Ignore) => {}
+                    None => match tokenize(line, lang) {
+                        Ok(t) => toks.push((n, t)),
+                        Err(e) => {
+                            let at = label.as_ref().map(|l| format!("twin {l}: ")).unwrap_or_default();
+                            out.problems.push(format!("{at}{e} in '{}'", line.trim()));
+                        }
+                    },
+                }
+            }
+            let battle = match stip {
+                Some(s) => !s.series && matches!(s.play, Play::Direct | Play::SelfPlay | Play::Reflex),
+                None => toks
+                    .iter()
+                    .flat_map(|(_, t)| t)
+                    .any(|t| matches!(t, Tok::Marks { key: true, .. } | Tok::Marks { try_: true, .. } | Tok::But)),
+            };
+            if battle {
+                read_battle(&toks, hint, &mut twin);
+            } else {
+                read_help(&toks, hint, stip, &mut twin);
+            }
+            out.twins.push(twin);
+        }
+        out
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Root {
+    None,
+    Set,
+    Key,
+    Try,
+    Main,
+    Refuted,
+}
+
+fn read_battle(toks: &[(usize, Vec<Tok>)], hint: &SolutionHint, twin: &mut StatedTwin) {
+    let mut path: Vec<(u32, String)> = Vec::new();
+    let mut root = Root::None;
+    let mut dirty = false;
+    let mut pending_but = false;
+    let mut current_try: Option<String> = None;
+    let mut main_firsts: Vec<String> = Vec::new();
+    let mut ply: u32 = 0;
+    let mut have_ply = false;
+
+    fn flush(path: &[(u32, String)], root: Root, dirty: &mut bool, hint: &SolutionHint, twin: &mut StatedTwin) {
+        if !*dirty || path.is_empty() {
+            return;
+        }
+        let line: Vec<String> = path.iter().map(|(_, m)| m.clone()).collect();
+        match root {
+            Root::Key | Root::Main => twin.lines.push(line),
+            Root::Set if hint.post_key_play => twin.lines.push(line),
+            Root::Set => twin.set_lines.push(line),
+            _ => {}
+        }
+        *dirty = false;
+    }
+
+    // Flatten with plies; marks attach to the move before them.
+    let mut items: Vec<(u32, String, bool, bool)> = Vec::new();
+    let mut buts: Vec<usize> = Vec::new(); // item indices a `but` precedes
+    for (_, line) in toks {
+        for t in line {
+            match t {
+                Tok::Number(n, ell) => {
+                    ply = 2 * n.saturating_sub(1) + u32::from(*ell);
+                    have_ply = true;
+                }
+                Tok::Move(m) => {
+                    items.push((ply, m.clone(), false, false));
+                    ply += 1;
+                }
+                Tok::Null => {
+                    items.push((ply, "...".into(), false, false));
+                    ply += 1;
+                }
+                Tok::Marks { key, try_ } => {
+                    if let Some(last) = items.last_mut() {
+                        last.2 |= *key;
+                        last.3 |= *try_;
+                    }
+                }
+                Tok::But => buts.push(items.len()),
+                Tok::Skip => {}
+            }
+        }
+    }
+    let _ = have_ply;
+    for (idx, (p, mv, key, try_)) in items.into_iter().enumerate() {
+        if buts.contains(&idx) {
+            flush(&path, root, &mut dirty, hint, twin);
+            pending_but = true;
+        }
+        if p == 0 {
+            flush(&path, root, &mut dirty, hint, twin);
+            path.clear();
+            pending_but = false;
+            if key {
+                root = Root::Key;
+                twin.keys.push(mv.clone());
+            } else if try_ {
+                root = Root::Try;
+                twin.tries.push(mv.clone());
+                current_try = Some(mv.clone());
+            } else {
+                root = Root::Main;
+                main_firsts.push(mv.clone());
+            }
+            path.push((0, mv));
+            dirty = true;
+            continue;
+        }
+        if pending_but && p == 1 {
+            let t = current_try.clone().or_else(|| path.first().map(|x| x.1.clone())).unwrap_or_default();
+            twin.refutations.push((t, mv));
+            pending_but = false;
+            path.clear();
+            dirty = false;
+            root = Root::Refuted;
+            continue;
+        }
+        if root == Root::None {
+            root = Root::Set;
+        }
+        if path.last().is_some_and(|(lp, _)| *lp >= p) {
+            flush(&path, root, &mut dirty, hint, twin);
+            path.retain(|(lp, _)| *lp < p);
+        }
+        // A threat: the defender passes.
+        while let Some(&(lp, _)) = path.last() {
+            if lp + 1 >= p {
+                break;
+            }
+            path.push((lp + 1, "...".into()));
+        }
+        path.push((p, mv));
+        dirty = true;
+    }
+    flush(&path, root, &mut dirty, hint, twin);
+    if twin.keys.is_empty() {
+        for m in main_firsts {
+            if !twin.keys.contains(&m) {
+                twin.keys.push(m);
+            }
+        }
+    }
+}
+
+fn read_help(toks: &[(usize, Vec<Tok>)], hint: &SolutionHint, stip: Option<Stipulation>, twin: &mut StatedTwin) {
+    let expected_ellipsis = stip.is_some_and(|s| s.half && !s.series);
+    let mut current: Option<(bool, Vec<String>)> = None;
+    let finish = |cur: Option<(bool, Vec<String>)>, twin: &mut StatedTwin| {
+        if let Some((ell, moves)) = cur
+            && !moves.is_empty()
+        {
+            if hint.set_play && ell != expected_ellipsis {
+                twin.set_lines.push(moves);
+            } else {
+                twin.lines.push(moves);
+            }
+        }
+    };
+    for (_, line) in toks {
+        let starts_new = matches!(line.first(), Some(Tok::Number(1, _)));
+        if starts_new || current.is_none() {
+            finish(current.take(), twin);
+            let ell = matches!(line.first(), Some(Tok::Number(_, true)));
+            current = Some((ell, Vec::new()));
+        }
+        if let Some((_, moves)) = current.as_mut() {
+            for t in line {
+                match t {
+                    Tok::Move(m) => moves.push(m.clone()),
+                    Tok::Null => moves.push("...".into()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    finish(current.take(), twin);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hint(s: &str) -> SolutionHint {
+        SolutionHint { stipulation: Stipulation::parse(s).ok(), ..Default::default() }
+    }
+
+    #[test]
+    fn direct_with_tries_and_refutations() {
+        let text = "   1.Ra1-a3 ? zugzwang.\n      1...Kc2-c1\n          2.Ra3-c3 #\n    but\n      1...c4-c3 !\n\n   1.Qb6-f6 ! zugzwang.\n      1...Kc2-d3\n          2.0-0-0 +\n";
+        let s = StatedSolution::parse(text, &hint("#3"));
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        let t = &s.twins[0];
+        assert_eq!(t.keys, vec!["Qb6-f6"]);
+        assert_eq!(t.tries, vec!["Ra1-a3"]);
+        assert_eq!(t.refutations, vec![("Ra1-a3".to_string(), "c4-c3".to_string())]);
+        assert_eq!(t.lines, vec![vec!["Qb6-f6", "Kc2-d3", "0-0-0"]]);
+    }
+
+    #[test]
+    fn help_lines_and_twins() {
+        let text = "a)\n\n  1.Kb7-a8 Sd5-b6 #\n\nb) wBe5-->c5\n\n  1...e2-e3   2.Kg8-f7 e3-e4 #\n";
+        let s = StatedSolution::parse(text, &hint("h#1"));
+        assert_eq!(s.twins.len(), 2);
+        assert_eq!(s.twins[1].label.as_deref(), Some("b"));
+        assert_eq!(s.twins[1].description, "wBe5-->c5");
+        assert_eq!(s.twins[0].lines, vec![vec!["Kb7-a8", "Sd5-b6"]]);
+    }
+
+    #[test]
+    fn french_and_german() {
+        let s = StatedSolution::parse("1.Cc5-e4! menace: 2.Tb1-b8#\n1...Rd5 2.Dd1-d4#", &hint("#2"));
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        assert_eq!(s.twins[0].keys, vec!["Sc5-e4"]);
+        assert_eq!(s.twins[0].lines[1], ["Sc5-e4", "Kd5", "Qd1-d4"].iter().map(|x| x.to_string()).collect::<Vec<_>>());
+    }
+}
