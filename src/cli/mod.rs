@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 pub mod perft;
+pub mod show;
 
 /// feerie: a chess-problem solver.
 #[derive(Parser, Debug)]
@@ -20,6 +21,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes of the move tree (move-generator check and speed).
     Perft(perft::PerftArgs),
+    /// Show each problem of the files as a diagram, with the result of validation.
+    Show(show::ShowArgs),
 }
 
 /// Parses the arguments, runs the command and returns the exit code.
@@ -33,5 +36,6 @@ pub fn run() -> ExitCode {
     };
     match cli.command {
         Command::Perft(a) => perft::run(&a),
+        Command::Show(a) => show::run(&a),
     }
 }
