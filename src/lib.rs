@@ -12,5 +12,7 @@ pub mod notation;
 pub mod piece;
 pub mod position;
 pub mod problem;
+pub mod report;
 pub mod rules;
 pub mod solve;
+pub mod verify;

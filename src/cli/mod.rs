@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 pub mod perft;
 pub mod show;
+pub mod solve;
 
 /// feerie: a chess-problem solver.
 #[derive(Parser, Debug)]
@@ -21,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes of the move tree (move-generator check and speed).
     Perft(perft::PerftArgs),
+    /// Solve problems: every solution, every cook, and a verdict on the stated solution.
+    Solve(solve::SolveArgs),
     /// Show each problem of the files as a diagram, with the result of validation.
     Show(show::ShowArgs),
 }
@@ -36,6 +39,7 @@ pub fn run() -> ExitCode {
     };
     match cli.command {
         Command::Perft(a) => perft::run(&a),
+        Command::Solve(a) => solve::run(&a),
         Command::Show(a) => show::run(&a),
     }
 }

@@ -374,6 +374,21 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         _ => Mode::Reflex,
     };
     let n = stip.moves;
+    if opts.post_key {
+        // The diagram is the position after the key: the defender moves.
+        let mut s = Searcher::<G>::new(ctx, mode);
+        let works = match mode {
+            Mode::Direct => n > 1 && s.def(pos, n - 1),
+            _ => s.def(pos, n),
+        };
+        let mut keys = Vec::new();
+        if works {
+            let mut node = Node::new("...".into(), String::new(), Role::Key);
+            s.fill_after_attack(&mut node, pos, n, opts);
+            keys.push(node);
+        }
+        return BattleResult { keys, tries: Vec::new(), set_play: Vec::new() };
+    }
     let mut first = Vec::new();
     pos.moves(&mut first);
     let total = first.len();

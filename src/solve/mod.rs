@@ -31,6 +31,7 @@ use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 use serde::Serialize;
+
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -70,6 +71,8 @@ pub struct SolveOptions {
     pub progress: Option<Arc<dyn Progress>>,
     /// Build the full tree of variations for battle play.
     pub tree: bool,
+    /// Battle play from the position after the key (defender to move): `PostKeyPlay`.
+    pub post_key: bool,
 }
 
 impl Default for SolveOptions {
@@ -89,6 +92,7 @@ impl Default for SolveOptions {
             cancel: None,
             progress: None,
             tree: true,
+            post_key: false,
         }
     }
 }
@@ -100,7 +104,7 @@ pub trait Progress: Send + Sync + std::fmt::Debug {
 }
 
 /// The result of one phase (the problem as set, or its duplex).
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Phase {
     /// `None` for the problem as set, `Some("duplex")` for the colours swapped.
     #[serde(skip_serializing_if = "Option::is_none")]

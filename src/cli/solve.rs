@@ -1,0 +1,191 @@
+//! `feerie solve`: every solution of each problem, Popeye-like text or JSON Lines.
+
+use crate::piece::Lang;
+use crate::problem::{Loaded, load_path};
+use crate::report::{Record, json_line, yaml_doc};
+use crate::solve::{Progress, SolveOptions};
+use crate::verify::{check_problem, record_text, record_unsolved};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// Popeye-like text with a verdict line.
+    #[default]
+    Text,
+    /// JSON Lines: one object per problem and twin.
+    Json,
+    /// A YAML stream: one document per problem and twin.
+    Yaml,
+}
+
+/// Languages of piece letters and words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum LangArg {
+    /// English.
+    #[default]
+    En,
+    /// French.
+    Fr,
+    /// German.
+    De,
+}
+
+impl From<LangArg> for Lang {
+    fn from(l: LangArg) -> Lang {
+        match l {
+            LangArg::En => Lang::En,
+            LangArg::Fr => Lang::Fr,
+            LangArg::De => Lang::De,
+        }
+    }
+}
+
+/// Settings shared by `solve` and `check`.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Transposition-table size in megabytes (0 = none).
+    #[arg(long = "hash", default_value_t = 128)]
+    pub hash_mb: usize,
+    /// Seconds per problem before giving up ("timed out" with what was found).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Language of piece letters and words.
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    pub lang: LangArg,
+}
+
+impl SearchArgs {
+    /// The solve options these settings give.
+    pub fn options(&self, cancel: Arc<AtomicBool>) -> SolveOptions {
+        SolveOptions {
+            threads: self.threads,
+            hash_mb: self.hash_mb,
+            timeout: self.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
+            cancel: Some(cancel),
+            ..SolveOptions::default()
+        }
+    }
+}
+
+/// Arguments of `feerie solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Problem files (YAML).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Search settings and output.
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Debug)]
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn update(&self, done: usize, total: usize, depth: u32) {
+        self.0.set_length(total as u64);
+        self.0.set_position(done as u64);
+        self.0.set_message(format!("depth {depth}"));
+    }
+}
+
+/// A progress bar on standard error when it is a terminal.
+pub fn progress_bar(label: &str) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let pb = ProgressBar::new(0);
+    pb.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} first moves, {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    pb.set_prefix(label.to_string());
+    pb.enable_steady_tick(Duration::from_millis(200));
+    Some(pb)
+}
+
+/// Installs a Ctrl-C handler that sets the returned flag (once per process).
+pub fn cancel_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let f = Arc::new(AtomicBool::new(false));
+        let g = f.clone();
+        let _ = ctrlc::set_handler(move || g.store(true, std::sync::atomic::Ordering::SeqCst));
+        f
+    })
+    .clone()
+}
+
+/// Writes one record in the chosen format.
+pub fn emit(out: &mut impl Write, r: &Record, stip: Option<&crate::problem::Stipulation>, a: &SearchArgs) {
+    let text = match a.format {
+        Format::Text => record_text(r, stip, a.lang.into()) + "\n",
+        Format::Json => json_line(r) + "\n",
+        Format::Yaml => yaml_doc(r),
+    };
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// Runs `feerie solve`: exit 0, or 2 when a file cannot be read or holds invalid documents.
+pub fn run(a: &SolveArgs) -> ExitCode {
+    let cancel = cancel_flag();
+    let base = a.search.options(cancel);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut code = 0u8;
+    for f in &a.files {
+        let docs = match load_path(f) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("feerie: {e}");
+                code = 2;
+                continue;
+            }
+        };
+        for l in &docs {
+            match l {
+                Loaded::Ready(p) => {
+                    let bar = progress_bar(&format!("{} #{}", p.file, p.document));
+                    let mut opts = base.clone();
+                    if let Some(b) = &bar {
+                        opts.progress = Some(Arc::new(Bar(b.clone())));
+                    }
+                    let recs = check_problem(p, &opts);
+                    if let Some(b) = bar {
+                        b.finish_and_clear();
+                    }
+                    let variants = p.variants().unwrap_or_default();
+                    for r in &recs {
+                        let stip = variants.iter().find(|v| v.label == r.twin).map(|v| v.stipulation);
+                        emit(&mut out, r, stip.as_ref(), &a.search);
+                    }
+                }
+                other => {
+                    if other.is_invalid() {
+                        code = 2;
+                    }
+                    if let Some(r) = record_unsolved(other) {
+                        emit(&mut out, &r, None, &a.search);
+                    }
+                }
+            }
+        }
+    }
+    ExitCode::from(code)
+}

@@ -1,0 +1,251 @@
+//! Popeye-like text: keys with `!`, tries with `?` and `but`, `threat:`, `zugzwang.`, help
+//! lines `1.Kb7-a8 Sd5-b6 #`, series lines `1.a   2.b   3.c Rd1*d3 #`.
+
+use crate::piece::Lang;
+use crate::problem::stipulation::{Play, Stipulation};
+use crate::solve::{Line, Node, Phase};
+
+fn with_mark(mv: &str, mark: &str) -> String {
+    if mark.is_empty() { mv.to_string() } else { format!("{mv} {mark}") }
+}
+
+/// Translates the piece letters of a move written in English into `lang`.
+pub fn translate(mv: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return mv.to_string();
+    }
+    let mut out = String::new();
+    let mut chars = mv.chars().peekable();
+    let mut at_start = true;
+    while let Some(c) = chars.next() {
+        // A piece code is upper-case letters at the start of the move or after '='.
+        if c.is_ascii_uppercase() && at_start {
+            let mut code = String::from(c);
+            while let Some(&d) = chars.peek() {
+                if d.is_ascii_uppercase() {
+                    code.push(d);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            match crate::piece::Kind::from_code(&code) {
+                Some(k) => out.push_str(k.code_in(lang)),
+                None => out.push_str(&code),
+            }
+        } else {
+            out.push(c);
+        }
+        at_start = c == '=';
+    }
+    out
+}
+
+fn tr(node: &Node, lang: Lang) -> String {
+    with_mark(&translate(&node.mv, lang), &node.mark)
+}
+
+/// Words of the report in each language.
+pub struct Words {
+    /// "threat:".
+    pub threat: &'static str,
+    /// "zugzwang.".
+    pub zugzwang: &'static str,
+    /// "but".
+    pub but: &'static str,
+    /// "no solution".
+    pub no_solution: &'static str,
+    /// "set play".
+    pub set_play: &'static str,
+}
+
+/// The words for `lang`.
+pub fn words(lang: Lang) -> Words {
+    match lang {
+        Lang::En => Words { threat: "threat:", zugzwang: "zugzwang.", but: "but", no_solution: "no solution", set_play: "set play" },
+        Lang::Fr => {
+            Words { threat: "menace:", zugzwang: "zugzwang.", but: "mais", no_solution: "pas de solution", set_play: "jeu apparent" }
+        }
+        Lang::De => Words { threat: "Drohung:", zugzwang: "Zugzwang.", but: "Aber", no_solution: "keine Lösung", set_play: "Satzspiel" },
+    }
+}
+
+fn attack_line(out: &mut String, node: &Node, number: u32, indent: usize, lang: Lang) {
+    let w = words(lang);
+    let mut head = format!("{}{}.{}", " ".repeat(indent), number, tr(node, lang));
+    if node.zugzwang {
+        head.push(' ');
+        head.push_str(w.zugzwang);
+    } else if !node.threat.is_empty() {
+        head.push(' ');
+        head.push_str(w.threat);
+    }
+    out.push_str(&head);
+    out.push('\n');
+    for t in &node.threat {
+        attack_line(out, t, number + 1, indent + 7, lang);
+    }
+    for d in &node.replies {
+        defence_line(out, d, number, indent + 4, lang);
+    }
+}
+
+fn defence_line(out: &mut String, node: &Node, number: u32, indent: usize, lang: Lang) {
+    out.push_str(&format!("{}{}...{}\n", " ".repeat(indent), number, tr(node, lang)));
+    for a in &node.replies {
+        attack_line(out, a, number + 1, indent + 4, lang);
+    }
+}
+
+fn key_line(out: &mut String, node: &Node, try_mark: bool, lang: Lang) {
+    let w = words(lang);
+    let mut head = format!("   1.{} {}", tr(node, lang), if try_mark { "?" } else { "!" });
+    if node.zugzwang {
+        head.push(' ');
+        head.push_str(w.zugzwang);
+    } else if !node.threat.is_empty() {
+        head.push(' ');
+        head.push_str(w.threat);
+    }
+    out.push_str(&head);
+    out.push('\n');
+    for t in &node.threat {
+        attack_line(out, t, 2, 10, lang);
+    }
+    for d in &node.replies {
+        defence_line(out, d, 1, 6, lang);
+    }
+    if try_mark {
+        out.push_str(&format!("    {}\n", w.but));
+        for r in &node.refutations {
+            out.push_str(&format!("      1...{} !\n", tr(r, lang)));
+        }
+    }
+}
+
+/// A help line: `1.B W   2.B W #`, or `1...W   2.B W` when it has an odd number of moves.
+pub fn help_line(line: &Line, lang: Lang) -> String {
+    let mut s = String::from(" ");
+    let mut number = 1;
+    let mut i = 0;
+    if line.len() % 2 == 1 {
+        s.push_str(&format!(" 1...{}", with_mark(&translate(&line[0].mv, lang), &line[0].mark)));
+        i = 1;
+        number = 2;
+    }
+    while i < line.len() {
+        s.push_str(&format!(" {}{}.", if i > 0 { "  " } else { "" }, number));
+        s.push_str(&with_mark(&translate(&line[i].mv, lang), &line[i].mark));
+        if i + 1 < line.len() {
+            s.push(' ');
+            s.push_str(&with_mark(&translate(&line[i + 1].mv, lang), &line[i + 1].mark));
+        }
+        i += 2;
+        number += 1;
+    }
+    s
+}
+
+/// A series line: the series moves numbered, the other side's closing move after the last.
+pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
+    let mut s = String::from(" ");
+    let n = if has_reply { line.len().saturating_sub(1) } else { line.len() };
+    for (i, m) in line.iter().enumerate() {
+        let text = with_mark(&translate(&m.mv, lang), &m.mark);
+        if i < n {
+            s.push_str(&format!(" {}{}.{}", if i > 0 { " " } else { "" }, i + 1, text));
+        } else {
+            s.push(' ');
+            s.push_str(&text);
+        }
+    }
+    s
+}
+
+/// Writes one phase of a solution.
+pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
+    let w = words(lang);
+    let mut out = String::new();
+    if let Some(l) = &ph.label {
+        out.push_str(&format!("  {l}:\n"));
+    }
+    if let Some(n) = &ph.note {
+        out.push_str(&format!("  {n}\n"));
+        return out;
+    }
+    if !ph.set_play.is_empty() || !ph.set_lines.is_empty() {
+        out.push_str(&format!("  {}:\n", w.set_play));
+        for d in &ph.set_play {
+            defence_line(&mut out, d, 1, 6, lang);
+        }
+        for l in &ph.set_lines {
+            if stip.series {
+                out.push_str(&format!("  1...{}\n", with_mark(&translate(&l[0].mv, lang), &l[0].mark)));
+            } else {
+                out.push_str(&help_line(l, lang));
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+    }
+    let battle = !stip.series && matches!(stip.play, Play::Direct | Play::SelfPlay | Play::Reflex);
+    if battle {
+        for t in &ph.tries {
+            key_line(&mut out, t, true, lang);
+            out.push('\n');
+        }
+        for k in &ph.keys {
+            key_line(&mut out, k, false, lang);
+            out.push('\n');
+        }
+        if ph.keys.is_empty() {
+            out.push_str(&format!("  {}\n", w.no_solution));
+        }
+    } else {
+        let has_reply = stip.play != Play::Direct;
+        for l in &ph.lines {
+            if stip.series {
+                out.push_str(&series_line(l, has_reply, lang));
+            } else {
+                out.push_str(&help_line(l, lang));
+            }
+            out.push('\n');
+        }
+        if ph.lines.is_empty() {
+            out.push_str(&format!("  {}\n", w.no_solution));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::LineMove;
+
+    fn lm(m: &str, k: &str) -> LineMove {
+        LineMove { mv: m.into(), mark: k.into() }
+    }
+
+    #[test]
+    fn help_lines_are_numbered_like_popeye() {
+        let l = vec![lm("Kb7-a8", ""), lm("Sd5-b6", "#")];
+        assert_eq!(help_line(&l, Lang::En), "  1.Kb7-a8 Sd5-b6 #");
+        let l = vec![lm("e2-e3", ""), lm("Kg8-f7", ""), lm("e3-e4", "#")];
+        assert_eq!(help_line(&l, Lang::En), "  1...e2-e3   2.Kg8-f7 e3-e4 #");
+    }
+
+    #[test]
+    fn series_lines() {
+        let l = vec![lm("Sa2-c1", ""), lm("Sc1-a2", ""), lm("b3*a2", "#")];
+        assert_eq!(series_line(&l, true, Lang::En), "  1.Sa2-c1   2.Sc1-a2 b3*a2 #");
+    }
+
+    #[test]
+    fn translation() {
+        assert_eq!(translate("Sc5-e4", Lang::Fr), "Cc5-e4");
+        assert_eq!(translate("e7-e8=Q", Lang::De), "e7-e8=D");
+        assert_eq!(translate("0-0", Lang::De), "0-0");
+        assert_eq!(translate("CAa1-b4", Lang::Fr), "CAa1-b4");
+    }
+}
