@@ -89,7 +89,7 @@ fn reserve_text(p: &Position, c: Color) -> String {
 
 fn meta_lines(meta: &Meta, out: &mut String) {
     if !meta.authors.is_empty() {
-        let _ = writeln!(out, "  Authors: {}", meta.authors.join("; "));
+        let _ = writeln!(out, "  Authors: {}", crate::problem::join_authors(&meta.authors));
     }
     if let Some(s) = &meta.source {
         let _ = writeln!(out, "  Source: {s}");

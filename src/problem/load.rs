@@ -53,6 +53,13 @@ fn clean_yaml_message(m: &str) -> String {
     s
 }
 
+/// serde_yaml places a duplicate key at the start of its mapping: find its second occurrence.
+fn duplicate_key_place(loc: &Locator, message: &str) -> Option<(usize, usize)> {
+    let rest = message.strip_prefix("duplicate entry with key \"")?;
+    let key = &rest[..rest.find('"')?];
+    loc.second_key(key).map(|p| loc.file_pos(p))
+}
+
 /// A summary of the pieces (for the first line of problems without authors).
 fn pieces_summary(map: &Mapping) -> Option<String> {
     if let Some(Value::Mapping(a)) = field(map, "algebraic") {
@@ -66,11 +73,13 @@ fn pieces_summary(map: &Mapping) -> Option<String> {
 fn first_line(meta: &Meta, stip: &str, map: &Mapping, fallback: &str) -> String {
     let stip = if stip.trim().is_empty() { "?" } else { stip.trim() };
     let s = if !meta.authors.is_empty() {
-        format!("{} — {stip}", meta.authors.join("; "))
+        format!("{} — {stip}", super::meta::join_authors(&meta.authors))
     } else if !meta.title.is_empty() {
         format!("{} — {stip}", meta.title)
     } else if let Some(p) = pieces_summary(map) {
         format!("{stip}: {p}")
+    } else if stip != "?" {
+        stip.to_string()
     } else {
         fallback.to_string()
     };
@@ -84,9 +93,13 @@ pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
     let value: Value = match serde_yaml::from_str(&doc.text) {
         Ok(v) => v,
         Err(e) => {
-            let (line, column) = match e.location() {
-                Some(l) => (doc.offset + l.line(), l.column()),
-                None => ctx.loc.file_pos(ctx.loc.start()),
+            let message = clean_yaml_message(&e.to_string());
+            let (line, column) = match duplicate_key_place(&ctx.loc, &message) {
+                Some(p) => p,
+                None => match e.location() {
+                    Some(l) => (doc.offset + l.line(), l.column()),
+                    None => ctx.loc.file_pos(ctx.loc.start()),
+                },
             };
             return Loaded::Invalid(ProblemError {
                 file: file.to_string(),
@@ -94,7 +107,7 @@ pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
                 first_line: ctx.first_line.clone(),
                 line,
                 column,
-                message: format!("YAML syntax error: {}", clean_yaml_message(&e.to_string())),
+                message: format!("YAML syntax error: {message}"),
             });
         }
     };

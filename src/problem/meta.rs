@@ -99,6 +99,13 @@ fn award(v: &Value) -> Option<String> {
     }
 }
 
+/// Authors in one line: `Loyd, Samuel & Shinkman, William` for names written "Last, First";
+/// joined with commas otherwise (so that `[Loyd, Samuel]`, which YAML reads as two items, still
+/// shows as `Loyd, Samuel`).
+pub fn join_authors(authors: &[String]) -> String {
+    if authors.iter().any(|a| a.contains(',')) { authors.join(" & ") } else { authors.join(", ") }
+}
+
 /// Reads the metadata of a document.
 pub(crate) fn read_meta(map: &Mapping) -> Meta {
     let authors = field(map, "authors").or_else(|| field(map, "author")).map(|v| texts(v, false)).unwrap_or_default();
@@ -108,7 +115,7 @@ pub(crate) fn read_meta(map: &Mapping) -> Meta {
     let comments = field(map, "comments").or_else(|| field(map, "comment")).map(|v| texts(v, false)).unwrap_or_default();
     let mut title_parts: Vec<String> = Vec::new();
     if !authors.is_empty() {
-        title_parts.push(authors.join("; "));
+        title_parts.push(join_authors(&authors));
     }
     match (source_name, source_year) {
         (Some(n), Some(y)) => title_parts.push(format!("{n} {y}")),

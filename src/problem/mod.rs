@@ -29,7 +29,7 @@ pub mod twins;
 mod yaml;
 
 pub use error::{LoadError, ProblemError};
-pub use meta::Meta;
+pub use meta::{Meta, join_authors};
 pub use options::Options;
 pub use solution::{SolutionHint, StatedSolution, StatedTwin};
 pub use stipulation::{Play, Stipulation, StipulationError};

@@ -494,8 +494,10 @@ fn number_after(words: &[&str], i: usize, name: &str) -> Result<u32, OptionFault
 pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
     let mut p = Parsed::default();
     let mut reserve: Option<ReserveRule> = None;
-    for item in items {
-        let words: Vec<&str> = item.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|w| !w.is_empty()).collect();
+    // All items form one stream of words: `[Defence 2]` and `[Defence, 2]` are alike.
+    let words: Vec<&str> =
+        items.iter().flat_map(|item| item.split(|c: char| c.is_whitespace() || c == ',' || c == ';')).filter(|w| !w.is_empty()).collect();
+    {
         let mut i = 0;
         while i < words.len() {
             let w = words[i];

@@ -418,7 +418,7 @@ fn usage(cmd: &str) -> &'static str {
         "substitute" => "e.g. 'Substitute R B'",
         "rotate" => "90, 180 or 270",
         "mirror" => "e.g. 'Mirror a1<-->h1'",
-        "stipulation" | "sstipulation" => "e.g. 'Stipulation h#3'",
+        "stipulation" | "sstipulation" => "e.g. 'Stipulation h#3'; quote the twin when it holds '#', which otherwise starts a YAML comment",
         _ => "see the documentation",
     }
 }

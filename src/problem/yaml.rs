@@ -82,6 +82,11 @@ pub(crate) fn split_documents(text: &str) -> Vec<RawDoc> {
 /// about documents that cannot be read).
 pub(crate) fn first_text_line(text: &str) -> String {
     let l = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
+    // Without a trailing comment.
+    let l = match l.find(" #") {
+        Some(i) => l[..i].trim_end(),
+        None => l,
+    };
     shorten(l, 60)
 }
 
@@ -248,6 +253,13 @@ impl<'a> Locator<'a> {
             to = self.block_end(p.0);
         }
         found
+    }
+
+    /// The second place of a key at the smallest indentation where it occurs (a duplicate).
+    pub(crate) fn second_key(&self, key: &str) -> Option<Place> {
+        let found: Vec<Place> = (0..self.lines.len()).filter_map(|l| self.find_word(key, (l, 0), l + 1, true)).collect();
+        let least = found.iter().map(|&(l, _)| indent(self.lines[l])).min()?;
+        found.into_iter().filter(|&(l, _)| indent(self.lines[l]) == least).nth(1)
     }
 
     /// The place of the value of a key path: just after `key:`.
