@@ -99,7 +99,7 @@ pub enum PositionError {
     #[error("castling right '{0}' without king and rook on their initial squares")]
     BadCastling(char),
     /// Too many pieces or too big a reserve for the move list.
-    #[error("position too rich: up to {0} moves in one position, more than feerie handles (1024)")]
+    #[error("position too rich: up to {0} moves in one position, more than feerie handles ({MAX_MOVES})")]
     TooRich(usize),
     /// Malformed FEN.
     #[error("bad FEN: {0}")]
@@ -273,6 +273,25 @@ pub fn parse_sq(t: &str) -> Option<Square> {
     Square::parse::<Chess8x8>(t)
 }
 
+/// The most moves a piece of kind `k` (not a pawn) can have on the 8×8 board, whatever the
+/// other pieces: its moves on an empty board for leapers and riders, one per line for the
+/// grasshopper, the squares of its lines for the screen pieces. Used by the move bound.
+pub fn max_reach(k: Kind) -> usize {
+    match k {
+        Kind::King => 8,
+        Kind::Queen | Kind::Leo => 27,
+        Kind::Rook | Kind::Pao => 14,
+        Kind::Bishop | Kind::Vao => 13,
+        Kind::Amazon => 35,
+        Kind::Empress => 22,
+        Kind::Princess => 21,
+        Kind::Nightrider => 16,
+        Kind::Knight | Kind::Grasshopper | Kind::Camel | Kind::Zebra | Kind::Giraffe | Kind::Mao | Kind::Moa => 8,
+        // A pawn's richest move set is its promotions, counted apart.
+        Kind::Pawn => 4,
+    }
+}
+
 impl Position {
     /// An empty board, White to move, no rights.
     pub fn empty() -> Position {
@@ -379,7 +398,7 @@ impl Position {
         if p.king_attacked(p.side.opponent()) {
             return Err(PositionError::OppositeCheck(p.side.opponent().name()));
         }
-        let bound = p.move_bound();
+        let bound = p.move_bound(p.reserve_rule);
         if bound > MAX_MOVES {
             return Err(PositionError::TooRich(bound));
         }
@@ -388,40 +407,59 @@ impl Position {
         Ok(p)
     }
 
-    /// An upper bound of the number of moves of either side, counting every pawn as its
-    /// richest promotion and every reserve piece as one more piece.
-    fn move_bound(&self) -> usize {
-        let reach = |k: Kind| -> usize {
-            match k {
-                Kind::Pawn => 0,
-                Kind::King => 10,
-                Kind::Queen => 27,
-                Kind::Rook => 14,
-                Kind::Bishop => 13,
-                Kind::Knight => 8,
-                Kind::Amazon => 35,
-                Kind::Empress => 22,
-                Kind::Princess => 21,
-                Kind::Nightrider => 16,
-                Kind::Leo => 27,
-                _ => 16,
-            }
-        };
-        let promo_kinds: Vec<Kind> = Kind::ALL.iter().copied().filter(|k| self.promotions & (1 << *k as u32) != 0).collect();
-        let richest = promo_kinds.iter().map(|&k| reach(k)).max().unwrap_or(27);
+    /// An upper bound of the number of moves (pseudo-legal ones included) of either side, in
+    /// this position **and in every position reachable from it**, so that a move list of
+    /// [`MAX_MOVES`] never overflows later in the game.
+    ///
+    /// Per side, over its non-king pieces on the board and in reserve, each worth its
+    /// [`max_reach`] plus one (a move into reserve), a pawn worth its richest promotion:
+    /// with `B` of those pieces on the board, the board moves are at most the sum of the `B`
+    /// largest values, and under Réserve the drops at most `(62 - B)` empty squares times the
+    /// kinds the other pieces can form (plus 8 promotion squares times the promotion kinds for
+    /// a pawn). None of these quantities grows along a game: pieces only leave, a pawn only
+    /// turns into a promotion kind, a kind in reserve was a kind on the board.
+    fn move_bound(&self, rule: ReserveRule) -> usize {
+        let promo_kinds: Vec<Kind> = self.promotion_kinds().collect();
+        let pawn_value = promo_kinds.iter().map(|&k| max_reach(k)).max().unwrap_or(0).max(3 * promo_kinds.len()).max(4);
         let mut worst = 0;
         for c in Color::BOTH {
-            let mut n = 0;
+            let mut values = Vec::new();
+            let mut kinds = 0u32;
+            let mut add = |k: Kind, n: usize| {
+                if k != Kind::King && n > 0 {
+                    let v = if k == Kind::Pawn { pawn_value } else { max_reach(k) };
+                    values.extend(std::iter::repeat_n(v + 1, n));
+                    kinds |= 1 << k as u32;
+                }
+            };
             for s in Squares(self.by_color[c.index()]) {
-                let k = self.mailbox[s.index()].map(|p| p.kind).unwrap_or(Kind::Pawn);
-                n += if k == Kind::Pawn { (3 * promo_kinds.len()).max(richest) } else { reach(k) } + 1;
+                if let Some(p) = self.mailbox[s.index()] {
+                    add(p.kind, 1);
+                }
             }
-            let kinds_in_reserve = self.reserves[c.index()].iter().filter(|&&x| x > 0).count();
-            let pieces_in_reserve: usize = self.reserves[c.index()].iter().map(|&x| x as usize).sum();
-            if self.reserve_rule.any() {
-                n += (kinds_in_reserve + 1) * 64 + 8 * promo_kinds.len() + pieces_in_reserve * richest.max(27);
+            for &k in Kind::ALL {
+                add(k, self.reserves[c.index()][k.index()] as usize);
             }
-            worst = worst.max(n + 2);
+            let pawns = kinds & (1 << Kind::Pawn as u32) != 0;
+            if pawns {
+                kinds |= self.promotions;
+            }
+            let kinds = kinds.count_ones() as usize;
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            let n = values.len();
+            let mut board = 0;
+            for b in 0..=n {
+                if b > 0 {
+                    board += values[b - 1];
+                }
+                let drops = if rule.allows(c) && b < n {
+                    62usize.saturating_sub(b) * kinds.min(n - b) + if pawns { 8 * promo_kinds.len() } else { 0 }
+                } else {
+                    0
+                };
+                // The king: 8 steps and 2 castlings.
+                worst = worst.max(board + drops + 10);
+            }
         }
         worst
     }
@@ -541,7 +579,14 @@ impl Position {
         self.reserve_rule
     }
     /// Sets the Réserve condition (keeps the key: the rule is fixed for a whole problem).
+    ///
+    /// # Panics
+    /// When the Réserve moves would make the position too rich for a move list
+    /// ([`PositionError::TooRich`]); pass the rule in [`Setup::reserve_rule`] to
+    /// [`Position::from_setup`] to get that as an error instead.
     pub fn set_reserve_rule(&mut self, r: ReserveRule) {
+        let bound = self.move_bound(r);
+        assert!(bound <= MAX_MOVES, "{}", PositionError::TooRich(bound));
         self.reserve_rule = r;
     }
     /// Switches the Réserve moves into reserve (`Put`, `↑`) on or off; they are on by
@@ -627,6 +672,42 @@ mod tests {
         assert!(Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap().ep_square().is_some());
         // No black pawn can take: the square is dropped.
         assert!(Position::from_fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").unwrap().ep_square().is_none());
+    }
+
+    #[test]
+    fn max_reach_is_an_upper_bound() {
+        use crate::geometry::Bitboard;
+        use crate::piece::reach;
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for &k in Kind::ALL.iter().filter(|&&k| k != Kind::Pawn) {
+            for s in 0..64u8 {
+                for round in 0..200 {
+                    // The empty board, then random occupancies (hurdles and screens).
+                    let occ = if round == 0 { 0 } else { splitmix(&mut rng) & splitmix(&mut rng) } & !(1u64 << s);
+                    let (quiet, capture) = reach::<Chess8x8>(k.components(), Square(s), occ);
+                    let n = ((quiet & !occ) | (capture & occ)).count() as usize;
+                    assert!(n <= max_reach(k), "{k:?} on {} has {n} moves", sq_name(Square(s)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_move_bound_holds_along_a_game() {
+        // White holds one piece of every kind and may put them all into reserve: 17 kinds
+        // times 62 empty squares is more drops than a move list holds. The setup is refused
+        // (it used to panic in the move generator 34 plies later).
+        let rich = "8/2k5/8/8/7K/Q7/(AM)(MA)(VA)(PA)(LE)(PR)(EM)(MO)/(GI)(Z)(CA)(G)(N)NBR w - - 0 1";
+        let mut setup = crate::notation::parse_fen(rich).unwrap();
+        assert!(Position::from_setup(&setup).is_ok());
+        setup.reserve_rule = ReserveRule { white: true, black: false };
+        assert!(matches!(Position::from_setup(&setup), Err(PositionError::TooRich(_))));
+        let r = std::panic::catch_unwind(|| Position::from_fen(rich).unwrap().set_reserve_rule(ReserveRule { white: true, black: false }));
+        assert!(r.is_err());
+        // Realistic Réserve problems stay well within: full armies, and three fairy kinds.
+        let mut setup = crate::notation::parse_fen("r(g)bqk(n)nr/pppppppp/8/8/8/8/PPPPPPPP/R(AM)BQKBNR w KQkq - 0 1").unwrap();
+        setup.reserve_rule = ReserveRule { white: true, black: true };
+        assert!(Position::from_setup(&setup).is_ok());
     }
 
     #[test]

@@ -178,7 +178,9 @@ fn check_position(p: &Position, promotions: &[Kind]) -> Vec<Move> {
     ours
 }
 
+/// `cases` random cases, or `PROPTEST_CASES` when set (for long soak runs).
 fn config(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
     Config { cases, failure_persistence: None, ..Config::default() }
 }
 

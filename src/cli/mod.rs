@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod check;
 pub mod perft;
 pub mod show;
 pub mod solve;
@@ -26,6 +27,10 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Show each problem of the files as a diagram, with the result of validation.
     Show(show::ShowArgs),
+    /// Check a collection: solve every problem of files and folders, a verdict each, a summary.
+    Check(check::CheckArgs),
+    /// Join the JSON Lines of several `check --format json` runs into one summary.
+    Merge(check::MergeArgs),
 }
 
 /// Parses the arguments, runs the command and returns the exit code.
@@ -41,5 +46,7 @@ pub fn run() -> ExitCode {
         Command::Perft(a) => perft::run(&a),
         Command::Solve(a) => solve::run(&a),
         Command::Show(a) => show::run(&a),
+        Command::Check(a) => check::run(&a),
+        Command::Merge(a) => check::merge(&a),
     }
 }

@@ -49,8 +49,8 @@ pub fn run(a: &PerftArgs) -> ExitCode {
         eprintln!("feerie perft: rules '{}' are not supported yet (chess only)", a.rules);
         return ExitCode::from(2);
     }
-    let mut pos = match Position::from_fen(&a.fen) {
-        Ok(p) => p,
+    let mut setup = match crate::notation::parse_fen(&a.fen) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("feerie perft: {e}");
             return ExitCode::from(2);
@@ -69,7 +69,14 @@ pub fn run(a: &PerftArgs) -> ExitCode {
             }
         }
     }
-    pos.set_reserve_rule(rule);
+    setup.reserve_rule = rule;
+    let mut pos = match Position::from_setup(&setup) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("feerie perft: {e}");
+            return ExitCode::from(2);
+        }
+    };
     pos.set_puts_enabled(!a.no_put);
     let count = |p: &Position, d: u32| if a.full { p.perft_full(d) } else { p.perft(d) };
     let start = Instant::now();

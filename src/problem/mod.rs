@@ -217,14 +217,32 @@ impl Problem {
         }
         let mut stipulation = start.stipulation;
         let mut options = start.options.clone();
+        let base = start.position.to_setup();
+        let mut reserves = base.reserves.clone();
         for cmd in &t.commands {
             match cmd {
                 TwinCommand::Stipulation { stipulation: s } => stipulation = *s,
                 TwinCommand::Condition { reserve, .. } => options.reserve = *reserve,
-                other => twins::apply(&mut board, other).map_err(|m| self.twin_error(t, m))?,
+                TwinCommand::Reserve { color, add, kinds } => {
+                    let r = &mut reserves[color.index()];
+                    for &k in kinds {
+                        if *add {
+                            r.push(k);
+                        } else if let Some(at) = r.iter().position(|&x| x == k) {
+                            r.remove(at);
+                        } else {
+                            return Err(self.twin_error(t, format!("the {} reserve holds no {}", color.name(), k.code())));
+                        }
+                    }
+                }
+                other => {
+                    if matches!(other, TwinCommand::PolishType) {
+                        reserves.swap(0, 1);
+                    }
+                    twins::apply(&mut board, other).map_err(|m| self.twin_error(t, m))?
+                }
             }
         }
-        let base = start.position.to_setup();
         let pieces: Vec<_> = board.iter().enumerate().filter_map(|(i, p)| p.map(|p| (crate::geometry::Square(i as u8), p))).collect();
         let side = first_mover(&stipulation, &options);
         // Keep the en-passant square when the same side moves and the pawn still stands there.
@@ -241,7 +259,7 @@ impl Problem {
             pieces,
             side: Some(side),
             ep,
-            reserves: base.reserves,
+            reserves,
             reserve_rule: options.reserve,
             extra_promotions: base.extra_promotions,
             halfmove: base.halfmove,

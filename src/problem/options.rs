@@ -9,6 +9,7 @@
 use crate::geometry::Square;
 use crate::position::{ReserveRule, castle, parse_sq};
 use serde::Serialize;
+use std::sync::LazyLock;
 
 /// Options of a problem: what is searched and what is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -402,12 +403,27 @@ fn norm(word: &str) -> String {
         .collect()
 }
 
-fn find_in(list: &'static [&'static str], word: &str) -> Option<&'static str> {
+/// The keyword lists, normalized once: unsupported options, output options, conditions.
+static NORMALIZED: LazyLock<[Vec<(String, &'static str)>; 3]> = LazyLock::new(|| {
+    let n = |l: &'static [&'static str]| l.iter().map(|k| (norm(k), *k)).collect::<Vec<_>>();
+    [n(UNSUPPORTED_OPTIONS), n(OUTPUT_OPTIONS), n(CONDITIONS)]
+});
+
+/// Which keyword list to search.
+#[derive(Clone, Copy)]
+enum List {
+    Unsupported = 0,
+    Output = 1,
+    Conditions = 2,
+}
+
+fn find_in(list: List, word: &str) -> Option<&'static str> {
     let n = norm(word);
     if n.is_empty() {
         return None;
     }
-    list.iter().copied().find(|k| norm(k) == n)
+    let which = list as usize;
+    NORMALIZED[which].iter().find(|(k, _)| *k == n).map(|(_, k)| *k)
 }
 
 /// The Réserve rule a condition word (or two words) names, and how many words it took.
@@ -434,9 +450,9 @@ pub fn reserve_condition(words: &[&str]) -> Option<(ReserveRule, usize)> {
 pub fn is_keyword(word: &str) -> bool {
     let n = norm(word);
     SUPPORTED_NAMES.contains(&n.as_str())
-        || find_in(UNSUPPORTED_OPTIONS, word).is_some()
-        || find_in(OUTPUT_OPTIONS, word).is_some()
-        || find_in(CONDITIONS, word).is_some()
+        || find_in(List::Unsupported, word).is_some()
+        || find_in(List::Output, word).is_some()
+        || find_in(List::Conditions, word).is_some()
         || reserve_condition(&[word]).is_some()
         || n == "echecs"
 }
@@ -605,16 +621,16 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                         i += used;
                         continue;
                     }
-                    if let Some(k) = find_in(OUTPUT_OPTIONS, w) {
+                    if let Some(k) = find_in(List::Output, w) {
                         p.options.ignored.push(k.to_string());
                         if words.get(i + 1).is_some_and(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b':')) {
                             i += 1;
                         }
-                    } else if let Some(k) = find_in(UNSUPPORTED_OPTIONS, w) {
+                    } else if let Some(k) = find_in(List::Unsupported, w) {
                         p.unsupported.push(format!("Popeye option '{k}' is not supported yet"));
                         i = skip_arguments(&words, i);
                         continue;
-                    } else if let Some(k) = find_in(CONDITIONS, w) {
+                    } else if let Some(k) = find_in(List::Conditions, w) {
                         p.unsupported.push(format!("condition '{k}' is not supported yet"));
                         p.has_condition = true;
                         i = skip_arguments(&words, i);

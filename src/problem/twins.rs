@@ -100,6 +100,17 @@ pub enum TwinCommand {
     },
     /// `PolishType`: White and Black pieces swap colours.
     PolishType,
+    /// `Add white reserve S P` / `Remove black reserve P` (feerie's own syntax, Popeye has
+    /// none): pieces enter or leave a side's reserve (Échecs Réserve). Kinds are Popeye codes;
+    /// removing a kind the reserve does not hold is an error.
+    Reserve {
+        /// Whose reserve.
+        color: Color,
+        /// `Add` (true) or `Remove` (false).
+        add: bool,
+        /// The kinds, repeats allowed.
+        kinds: Vec<Kind>,
+    },
 }
 
 impl fmt::Display for TwinCommand {
@@ -128,6 +139,13 @@ impl fmt::Display for TwinCommand {
             TwinCommand::Stipulation { stipulation } => write!(f, "Stipulation {stipulation}"),
             TwinCommand::Condition { text, .. } => write!(f, "Condition {text}"),
             TwinCommand::PolishType => f.write_str("PolishType"),
+            TwinCommand::Reserve { color, add, kinds } => {
+                write!(f, "{} {} reserve", if *add { "Add" } else { "Remove" }, color.name())?;
+                for k in kinds {
+                    write!(f, " {}", k.code())?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -278,6 +296,32 @@ pub fn parse_twin(text: &str) -> Result<ParsedTwin, TwinFault> {
                 });
                 i += 3;
             }
+            "add" | "remove" if reserve_twin(&words, i).is_some() => {
+                let (color, j) = reserve_twin(&words, i).unwrap_or((Color::White, i + 3));
+                let mut kinds = Vec::new();
+                let mut j = j;
+                while let Some(&kw) = words.get(j) {
+                    if is_command(kw) {
+                        break;
+                    }
+                    match Kind::from_code(kw) {
+                        Some(Kind::King) => return Err(fault("a king cannot be in reserve", kw)),
+                        Some(k) => kinds.push(k),
+                        None => {
+                            return Err(fault(
+                                format!("'{w} … reserve' needs piece codes (e.g. 'Add white reserve S P'), found '{kw}'"),
+                                kw,
+                            ));
+                        }
+                    }
+                    j += 1;
+                }
+                if kinds.is_empty() {
+                    return Err(fault(format!("'{w} … reserve' needs at least one piece code, e.g. 'Add white reserve S P'"), w));
+                }
+                out.commands.push(TwinCommand::Reserve { color, add: lw == "add", kinds });
+                i = j;
+            }
             "add" => {
                 let cw = arg(1)?;
                 let color = match cw.to_ascii_lowercase().as_str() {
@@ -409,6 +453,16 @@ pub fn parse_twin(text: &str) -> Result<ParsedTwin, TwinFault> {
     Ok(out)
 }
 
+/// `Add|Remove white|black reserve …` at `i`: the colour and the index of the first code.
+fn reserve_twin(words: &[&str], i: usize) -> Option<(Color, usize)> {
+    let color = match words.get(i + 1)?.to_ascii_lowercase().as_str() {
+        "white" | "w" => Color::White,
+        "black" | "b" => Color::Black,
+        _ => return None,
+    };
+    words.get(i + 2)?.eq_ignore_ascii_case("reserve").then_some((color, i + 3))
+}
+
 fn usage(cmd: &str) -> &'static str {
     match cmd {
         "move" => "e.g. 'Move b4 f3'",
@@ -510,7 +564,7 @@ pub(crate) fn apply(board: &mut [Option<Piece>; 64], cmd: &TwinCommand) -> Resul
                 p.color = p.color.opponent();
             }
         }
-        TwinCommand::Stipulation { .. } | TwinCommand::Condition { .. } => {}
+        TwinCommand::Stipulation { .. } | TwinCommand::Condition { .. } | TwinCommand::Reserve { .. } => {}
     }
     Ok(())
 }

@@ -153,7 +153,7 @@ pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     for (i, m) in line.iter().enumerate() {
         let text = with_mark(&translate(&m.mv, lang), &m.mark);
         if i < n {
-            s.push_str(&format!(" {}{}.{}", if i > 0 { " " } else { "" }, i + 1, text));
+            s.push_str(&format!(" {}{}.{}", if i > 0 { "  " } else { "" }, i + 1, text));
         } else {
             s.push(' ');
             s.push_str(&text);

@@ -403,10 +403,14 @@ impl Position {
         let enemy = self.by_color[them.index()];
         let occ = own | enemy;
         let ksq = self.king(us);
-        let (checkers, pinned, check_mask) = match (legal, ksq) {
+        let (checkers, pinned, pin_rays, check_mask) = match (legal, ksq) {
             (true, Some(k)) => {
                 let checkers = self.checkers(k, them);
                 let mut pinned = 0u64;
+                // The squares from the king to each pinner, pinner included: a pinned piece
+                // must stay there (the full line is not enough: a grasshopper or a pao can
+                // jump over its pinner).
+                let mut pin_rays = 0u64;
                 let kk = &self.by_kind;
                 let snipers = (rook_attacks(k, 0) & (kk[Kind::Rook as usize] | kk[Kind::Queen as usize])
                     | bishop_attacks(k, 0) & (kk[Kind::Bishop as usize] | kk[Kind::Queen as usize]))
@@ -415,6 +419,7 @@ impl Position {
                     let b = t.between[k.index()][s.index()] & occ;
                     if b.count_ones() == 1 && b & own != 0 {
                         pinned |= b;
+                        pin_rays |= t.between[k.index()][s.index()] | (1u64 << s.0);
                     }
                 }
                 let mask = match checkers.count_ones() {
@@ -422,14 +427,14 @@ impl Position {
                     1 => checkers | t.between[k.index()][checkers.trailing_zeros() as usize],
                     _ => 0,
                 };
-                (checkers, pinned, mask)
+                (checkers, pinned, pin_rays, mask)
             }
-            _ => (0, 0, !0u64),
+            _ => (0, 0, 0, !0u64),
         };
         let pin_ok = |from: Square, targets: u64| -> u64 {
             if pinned & (1u64 << from.0) != 0 {
                 // ksq is Some whenever pinned is non-zero.
-                targets & t.line[ksq.map_or(0, |k| k.index())][from.index()]
+                targets & t.line[ksq.map_or(0, |k| k.index())][from.index()] & pin_rays
             } else {
                 targets
             }
@@ -747,6 +752,20 @@ mod tests {
                 assert_eq!(r.hash(), r.compute_hash(), "{m:?} {m2:?}");
             }
         }
+    }
+
+    #[test]
+    fn pinned_hoppers_cannot_jump_over_their_pinner() {
+        // The pao on b5 is pinned by the queen on b6; capturing on b8 over it would leave
+        // the b-file open to the king on b1. The same for a grasshopper hopping over b6.
+        for fen in ["1n4r1/8/1q6/1(PA)6/8/8/8/1K2k3 w - - 0 1", "8/8/1q6/1(G)6/8/8/8/1K2k3 w - - 0 1"] {
+            let p = Position::from_fen(fen).unwrap();
+            let moves = p.legal_moves();
+            assert!(!moves.iter().any(|m| m.from() == Some(Square(33)) && m.to().is_some_and(|t| t.0 > 41)), "{fen}: {moves:?}");
+        }
+        // Along the pin line up to the pinner, the pao still moves: b2, b3, b4.
+        let p = Position::from_fen("8/8/1q6/1(PA)6/8/8/8/1K2k3 w - - 0 1").unwrap();
+        assert_eq!(p.legal_moves().iter().filter(|m| m.from() == Some(Square(33))).count(), 3);
     }
 
     #[test]

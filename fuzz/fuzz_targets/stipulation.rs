@@ -1,0 +1,26 @@
+//! Fuzz target for the stipulation parser: `Stipulation::parse` never panics, and what it
+//! accepts is written back to a text that reads the same. The twin and options readers get the
+//! same text.
+//!
+//! Run with `cargo fuzz run stipulation` (nightly; `RUSTC_BOOTSTRAP=1` works on stable).
+#![no_main]
+
+use feerie::problem::options::parse_options;
+use feerie::problem::stipulation::Stipulation;
+use feerie::problem::twins::parse_twin;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match Stipulation::parse(text) {
+        Ok(s) => {
+            let shown = s.to_string();
+            assert_eq!(Stipulation::parse(&shown), Ok(s), "{text:?} -> {shown:?}");
+            let _ = s.first_mover(false);
+            let _ = s.first_mover(true);
+        }
+        Err(e) => assert!(!e.to_string().is_empty()),
+    }
+    let _ = parse_twin(text);
+    let _ = parse_options(&[text.to_string()]);
+});
