@@ -19,6 +19,7 @@
 //! ```
 
 mod board;
+mod diagram;
 mod error;
 mod load;
 mod meta;
@@ -28,6 +29,7 @@ pub mod stipulation;
 pub mod twins;
 mod yaml;
 
+pub use diagram::{Diagram, DiagramPiece, Figure};
 pub use error::{LoadError, ProblemError};
 pub use meta::{Meta, join_authors};
 pub use options::Options;
@@ -120,6 +122,10 @@ pub enum Loaded {
         meta: Meta,
         /// The stipulation as written.
         stipulation_text: String,
+        /// The options and conditions as written.
+        options: Vec<String>,
+        /// The diagram, when the position could be read (for reports).
+        diagram: Option<Box<Diagram>>,
     },
     /// A document that cannot be used, with the fault.
     Invalid(ProblemError),
@@ -181,7 +187,7 @@ impl Problem {
             label: "a".into(),
             description: "diagram".into(),
             position: self.position,
-            stipulation: self.stipulation,
+            stipulation: self.stipulation.with_white_to_play(self.options.white_to_play),
             options: self.options.clone(),
         };
         let zero = self.twins.first().is_some_and(|t| t.label == "a");
@@ -221,7 +227,7 @@ impl Problem {
         let mut reserves = base.reserves.clone();
         for cmd in &t.commands {
             match cmd {
-                TwinCommand::Stipulation { stipulation: s } => stipulation = *s,
+                TwinCommand::Stipulation { stipulation: s } => stipulation = s.with_white_to_play(options.white_to_play),
                 TwinCommand::Condition { reserve, .. } => options.reserve = *reserve,
                 TwinCommand::Reserve { color, add, kinds } => {
                     let r = &mut reserves[color.index()];

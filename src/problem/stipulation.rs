@@ -305,9 +305,50 @@ impl Stipulation {
     }
 }
 
+impl Stipulation {
+    /// The stipulation actually solved under Popeye's `WhiteToPlay`: in help play where Black
+    /// would begin, White begins instead and the play is half a move shorter (`h#2` becomes
+    /// `h#1.5`, `hs#2.5` becomes `hs#2`, as Popeye does); any other stipulation is unchanged
+    /// (in `h#n.5` White begins already). `h#1` stays as it is: White begins with its one move.
+    pub fn with_white_to_play(self, white_to_play: bool) -> Stipulation {
+        if !white_to_play || self.first_mover(false) == crate::piece::Color::White || self.series {
+            return self;
+        }
+        match (self.play, self.half) {
+            (Play::Help, false) if self.moves > 1 => Stipulation { moves: self.moves - 1, half: true, ..self },
+            (Play::HelpSelf, true) => Stipulation { half: false, ..self },
+            _ => self,
+        }
+    }
+}
+
 impl std::str::FromStr for Stipulation {
     type Err = StipulationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Stipulation::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::Color;
+
+    fn st(s: &str) -> Stipulation {
+        s.parse().expect(s)
+    }
+
+    #[test]
+    fn white_to_play_shortens_help_play_by_half_a_move() {
+        assert_eq!(st("h#2").with_white_to_play(true), st("h#1.5"));
+        assert_eq!(st("h=3").with_white_to_play(true), st("h=2.5"));
+        assert_eq!(st("hs#2.5").with_white_to_play(true), st("hs#2"));
+        // White begins already: unchanged.
+        for s in ["h#2.5", "#2", "s#3", "ser-h#4", "hs#2"] {
+            assert_eq!(st(s).with_white_to_play(true), st(s), "{s}");
+        }
+        assert_eq!(st("h#2").with_white_to_play(false), st("h#2"));
+        assert_eq!(st("h#2").first_mover(true), Color::White);
+        assert_eq!(st("h#1.5").first_mover(false), Color::White);
     }
 }
