@@ -194,7 +194,7 @@ pub fn show_file(path: &Path, out: &mut String) -> bool {
                     }
                 }
             }
-            Loaded::Unsupported { file, document, line, first_line, reason, meta, stipulation_text } => {
+            Loaded::Unsupported { file, document, line, first_line, reason, meta, stipulation_text, .. } => {
                 let _ = writeln!(out, "{file}, document {document} (line {line}): {first_line}");
                 meta_lines(meta, out);
                 let _ = writeln!(out, "  Stipulation: {stipulation_text}");

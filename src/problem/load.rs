@@ -9,7 +9,7 @@ use super::solution::{SolutionHint, StatedSolution};
 use super::stipulation::{Stipulation, StipulationError};
 use super::twins::{Twin, parse_twin};
 use super::yaml::{Locator, RawDoc, field, first_text_line, kind_of, scalar, shorten, texts, untag};
-use super::{Loaded, Problem, Rules};
+use super::{Diagram, Loaded, Problem, Rules};
 use crate::piece::{Color, Kind};
 use crate::position::{Position, PositionError, Setup, sq_name};
 use serde_yaml::{Mapping, Value};
@@ -121,7 +121,8 @@ pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
     let stip_text = field(map, "stipulation").and_then(scalar).unwrap_or_default();
     ctx.first_line = first_line(&meta, &stip_text, map, &ctx.first_line);
     let mut unsupported: Vec<String> = Vec::new();
-    match interpret(&ctx, map, &meta, &stip_text, &mut unsupported) {
+    let mut sketch = Sketch::default();
+    match interpret(&ctx, map, &meta, &stip_text, &mut unsupported, &mut sketch) {
         Err(f) => Loaded::Invalid(ctx.error(f)),
         Ok(None) => Loaded::Unsupported {
             file: file.to_string(),
@@ -131,6 +132,8 @@ pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
             reason: unsupported.join("; "),
             meta,
             stipulation_text: stip_text,
+            options: sketch.options,
+            diagram: sketch.diagram.map(Box::new),
         },
         Ok(Some(p)) => match p.variants() {
             Err(e) => Loaded::Invalid(e),
@@ -154,9 +157,23 @@ pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
     }
 }
 
+/// What is kept of a document that is not supported yet, for reports.
+#[derive(Default)]
+struct Sketch {
+    options: Vec<String>,
+    diagram: Option<Diagram>,
+}
+
 /// The problem, or `None` when it is valid but uses something not supported yet (the reasons
-/// are in `unsupported`).
-fn interpret(ctx: &Ctx, map: &Mapping, meta: &Meta, stip_text: &str, unsupported: &mut Vec<String>) -> Result<Option<Problem>, Fault> {
+/// are in `unsupported`, the options and the diagram, as far as they were read, in `sketch`).
+fn interpret(
+    ctx: &Ctx,
+    map: &Mapping,
+    meta: &Meta,
+    stip_text: &str,
+    unsupported: &mut Vec<String>,
+    sketch: &mut Sketch,
+) -> Result<Option<Problem>, Fault> {
     // Rules.
     let rules = match field(map, "rules") {
         None | Some(Value::Null) => Rules::Chess,
@@ -206,6 +223,7 @@ fn interpret(ctx: &Ctx, map: &Mapping, meta: &Meta, stip_text: &str, unsupported
         }
     }
     let parsed: Parsed = parse_options(&items).map_err(|f| Fault::on(&[opt_key], &f.word, f.message))?;
+    sketch.options = items.clone();
     unsupported.extend(parsed.unsupported.iter().cloned());
     let options = parsed.options.clone();
     // Intended number of solutions.
@@ -257,6 +275,7 @@ fn interpret(ctx: &Ctx, map: &Mapping, meta: &Meta, stip_text: &str, unsupported
                     }
                 };
                 board::check_xiangqi(&pieces, side)?;
+                sketch.diagram = Some(Diagram::of_xiangqi(&pieces));
                 unsupported.push("xiangqi rules are not supported yet".into());
             } else {
                 let pieces = match &fen_text {
@@ -267,6 +286,7 @@ fn interpret(ctx: &Ctx, map: &Mapping, meta: &Meta, stip_text: &str, unsupported
                     }
                 };
                 board::check_cheskers(&pieces)?;
+                sketch.diagram = Some(Diagram::of_cheskers(&pieces));
                 unsupported.push("cheskers rules are not supported yet".into());
             }
             return Ok(None);
@@ -319,6 +339,7 @@ fn interpret(ctx: &Ctx, map: &Mapping, meta: &Meta, stip_text: &str, unsupported
     }
     setup.reserve_rule = rule;
     setup.side = Some(side);
+    sketch.diagram = Some(Diagram::of_setup(&setup));
     let mut ep_from_option = false;
     if let Some(ep) = parsed.en_passant {
         let mover = if ep.from.0 < ep.to.0 { Color::White } else { Color::Black };
