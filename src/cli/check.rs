@@ -24,7 +24,9 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::solve::{Format, SearchArgs, cancel_flag};
+use super::solve::{Format, LimitArgs, SearchArgs, cancel_flag};
+use crate::solve::SolveOptions;
+use std::sync::atomic::AtomicBool;
 
 /// A slice of the input: shard `index` of `count` (1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,15 +227,140 @@ impl Summary {
     }
 }
 
-/// What the reader hands the workers.
-enum Job {
-    Doc(usize, Box<Loaded>),
-    Unreadable(usize, String),
+/// One unit of a batch, as the reader hands it to the workers.
+pub enum Item {
+    /// A document of a problem file.
+    Doc(Box<Loaded>),
+    /// A file that could not be read, with the message.
+    Unreadable(String),
+}
+
+/// The number of workers and the solve options of each for a batch: `jobs` workers (0 = one per
+/// core), each solving with `cores / jobs` threads (at least one) unless `--threads` is given,
+/// and the hash budget shared out between them.
+pub fn batch_options(limits: &LimitArgs, jobs: usize, cancel: Arc<AtomicBool>) -> (usize, SolveOptions) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = if jobs == 0 { cores } else { jobs }.max(1);
+    let mut opts = limits.options(cancel);
+    if limits.threads == 0 {
+        opts.threads = (cores / jobs).max(1);
+    }
+    if opts.hash_mb > 0 {
+        opts.hash_mb = (opts.hash_mb / jobs).max(8);
+    }
+    (jobs, opts)
+}
+
+/// The number of documents of `files` that belong to `shard` (files that cannot be read count
+/// for nothing).
+pub fn count_documents(files: &[PathBuf], shard: Option<Shard>) -> usize {
+    let mut k = 0usize;
+    let mut n = 0usize;
+    for f in files {
+        if let Ok(d) = load_path(f) {
+            for _ in &d {
+                if shard.is_none_or(|s| s.holds(k)) {
+                    n += 1;
+                }
+                k += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Runs `work` on every document of `files` that belongs to `shard` (and on every file that
+/// cannot be read), on `jobs` worker threads, and hands the results to `sink` in input order.
+/// `work` gets the item's sequence number (from 0, in input order) and the item. The reader
+/// stays at most a bounded window ahead of `sink`, so memory stays flat however long the batch.
+pub fn run_batch<T: Send>(
+    files: &[PathBuf],
+    shard: Option<Shard>,
+    jobs: usize,
+    work: &(dyn Fn(usize, Item) -> T + Sync),
+    sink: &mut dyn FnMut(T),
+) {
+    let jobs = jobs.max(1);
+    let window = 4 * jobs + 4;
+    let emitted = Arc::new((Mutex::new(0usize), Condvar::new()));
+    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Item)>(jobs);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let (done_tx, done_rx) = mpsc::channel::<(usize, T)>();
+
+    std::thread::scope(|scope| {
+        // The reader: files in order, documents in order, at most `window` ahead of the output.
+        let em = emitted.clone();
+        scope.spawn(move || {
+            let mut seq = 0usize;
+            let mut k = 0usize;
+            let wait = |seq: usize| {
+                let (m, cv) = &*em;
+                let mut g = m.lock().unwrap_or_else(|e| e.into_inner());
+                while seq >= *g + window {
+                    g = cv.wait(g).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            for f in files {
+                match load_path(f) {
+                    Ok(docs) => {
+                        for d in docs {
+                            let mine = shard.is_none_or(|s| s.holds(k));
+                            k += 1;
+                            if !mine {
+                                continue;
+                            }
+                            wait(seq);
+                            if job_tx.send((seq, Item::Doc(Box::new(d)))).is_err() {
+                                return;
+                            }
+                            seq += 1;
+                        }
+                    }
+                    Err(e) => {
+                        wait(seq);
+                        if job_tx.send((seq, Item::Unreadable(e.to_string()))).is_err() {
+                            return;
+                        }
+                        seq += 1;
+                    }
+                }
+            }
+        });
+        for _ in 0..jobs {
+            let rx = job_rx.clone();
+            let tx = done_tx.clone();
+            scope.spawn(move || {
+                loop {
+                    let job = {
+                        let g = rx.lock().unwrap_or_else(|e| e.into_inner());
+                        g.recv()
+                    };
+                    let Ok((seq, item)) = job else { break };
+                    if tx.send((seq, work(seq, item))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        // The writer: results in input order.
+        let mut pending: BTreeMap<usize, T> = BTreeMap::new();
+        let mut next = 0usize;
+        for (seq, d) in done_rx {
+            pending.insert(seq, d);
+            while let Some(d) = pending.remove(&next) {
+                sink(d);
+                next += 1;
+                let (m, cv) = &*emitted;
+                *m.lock().unwrap_or_else(|e| e.into_inner()) = next;
+                cv.notify_all();
+            }
+        }
+    });
 }
 
 /// What a worker hands back: the printed text and the briefs.
 struct Done {
-    seq: usize,
     text: String,
     briefs: Vec<Brief>,
     unreadable: Option<String>,
@@ -247,10 +374,10 @@ fn render(r: &Record, stip: Option<&crate::problem::Stipulation>, a: &SearchArgs
     }
 }
 
-fn work(job: Job, opts: &crate::solve::SolveOptions, a: &SearchArgs, quiet: bool) -> Done {
-    match job {
-        Job::Unreadable(seq, msg) => Done { seq, text: String::new(), briefs: Vec::new(), unreadable: Some(msg) },
-        Job::Doc(seq, l) => {
+fn work(item: Item, opts: &SolveOptions, a: &SearchArgs, quiet: bool) -> Done {
+    match item {
+        Item::Unreadable(msg) => Done { text: String::new(), briefs: Vec::new(), unreadable: Some(msg) },
+        Item::Doc(l) => {
             let mut text = String::new();
             let mut briefs = Vec::new();
             match &*l {
@@ -273,18 +400,19 @@ fn work(job: Job, opts: &crate::solve::SolveOptions, a: &SearchArgs, quiet: bool
                     }
                 }
             }
-            Done { seq, text, briefs, unreadable: None }
+            Done { text, briefs, unreadable: None }
         }
     }
 }
 
-fn overall_bar(total: usize) -> Option<ProgressBar> {
+/// The batch progress bar on standard error when it is a terminal.
+pub fn overall_bar(label: &str, total: usize) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
     let pb = ProgressBar::new(total as u64);
     pb.set_style(
-        ProgressStyle::with_template("check [{bar:30}] {pos}/{len} problems, {elapsed} (ETA {eta}) {msg}")
+        ProgressStyle::with_template(&format!("{label} [{{bar:30}}] {{pos}}/{{len}} problems, {{elapsed}} (ETA {{eta}}) {{msg}}"))
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
@@ -300,138 +428,38 @@ pub fn run(a: &CheckArgs) -> ExitCode {
     for e in &errors {
         eprintln!("feerie: {e}");
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = if a.jobs == 0 { cores } else { a.jobs }.max(1);
-    let cancel = cancel_flag();
-    let mut opts = a.search.options(cancel);
-    if a.search.threads == 0 {
-        opts.threads = (cores / jobs).max(1);
-    }
-    if opts.hash_mb > 0 {
-        opts.hash_mb = (opts.hash_mb / jobs).max(8);
-    }
-    let shard = a.shard;
-
+    let (jobs, opts) = batch_options(&a.search.limits, a.jobs, cancel_flag());
     // The bar needs the number of problems: count them first (loading is cheap next to solving).
-    let bar = if std::io::stderr().is_terminal() {
-        let mut k = 0usize;
-        let mut n = 0usize;
-        for f in &files {
-            if let Ok(d) = load_path(f) {
-                for _ in &d {
-                    if shard.is_none_or(|s| s.holds(k)) {
-                        n += 1;
-                    }
-                    k += 1;
-                }
-            }
-        }
-        overall_bar(n)
-    } else {
-        None
-    };
-
-    let window = 4 * jobs + 4;
-    let emitted = Arc::new((Mutex::new(0usize), Condvar::new()));
-    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(jobs);
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    let (done_tx, done_rx) = mpsc::channel::<Done>();
+    let bar = if std::io::stderr().is_terminal() { overall_bar("check", count_documents(&files, a.shard)) } else { None };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-
-    std::thread::scope(|scope| {
-        // The reader: files in order, documents in order, at most `window` ahead of the output.
-        let em = emitted.clone();
-        scope.spawn(move || {
-            let mut seq = 0usize;
-            let mut k = 0usize;
-            let wait = |seq: usize| {
-                let (m, cv) = &*em;
-                let mut g = m.lock().unwrap_or_else(|e| e.into_inner());
-                while seq >= *g + window {
-                    g = cv.wait(g).unwrap_or_else(|e| e.into_inner());
-                }
+    let mut next = 0usize;
+    let job = |_seq: usize, item: Item| work(item, &opts, &a.search, a.quiet);
+    let mut sink = |d: Done| {
+        if let Some(u) = d.unreadable {
+            eprintln!("feerie: {u}");
+            summary.unreadable.push(u);
+        }
+        if !d.text.is_empty() {
+            let write = |out: &mut std::io::StdoutLock<'_>| {
+                let _ = out.write_all(d.text.as_bytes());
+                let _ = out.flush();
             };
-            for f in &files {
-                match load_path(f) {
-                    Ok(docs) => {
-                        for d in docs {
-                            let mine = shard.is_none_or(|s| s.holds(k));
-                            k += 1;
-                            if !mine {
-                                continue;
-                            }
-                            wait(seq);
-                            if job_tx.send(Job::Doc(seq, Box::new(d))).is_err() {
-                                return;
-                            }
-                            seq += 1;
-                        }
-                    }
-                    Err(e) => {
-                        wait(seq);
-                        if job_tx.send(Job::Unreadable(seq, e.to_string())).is_err() {
-                            return;
-                        }
-                        seq += 1;
-                    }
-                }
-            }
-        });
-        for _ in 0..jobs {
-            let rx = job_rx.clone();
-            let tx = done_tx.clone();
-            let opts = opts.clone();
-            let search = &a.search;
-            let quiet = a.quiet;
-            scope.spawn(move || {
-                loop {
-                    let job = {
-                        let g = rx.lock().unwrap_or_else(|e| e.into_inner());
-                        g.recv()
-                    };
-                    let Ok(job) = job else { break };
-                    if tx.send(work(job, &opts, search, quiet)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        // The writer: results in input order.
-        let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
-        let mut next = 0usize;
-        for d in done_rx {
-            pending.insert(d.seq, d);
-            while let Some(d) = pending.remove(&next) {
-                if let Some(u) = d.unreadable {
-                    eprintln!("feerie: {u}");
-                    summary.unreadable.push(u);
-                }
-                if !d.text.is_empty() {
-                    let write = |out: &mut std::io::StdoutLock<'_>| {
-                        let _ = out.write_all(d.text.as_bytes());
-                        let _ = out.flush();
-                    };
-                    match &bar {
-                        Some(b) => b.suspend(|| write(&mut out)),
-                        None => write(&mut out),
-                    }
-                }
-                for b in d.briefs {
-                    summary.add(b);
-                }
-                next += 1;
-                if let Some(b) = &bar {
-                    b.set_position(next as u64);
-                    b.set_message(summary.short());
-                }
-                let (m, cv) = &*emitted;
-                *m.lock().unwrap_or_else(|e| e.into_inner()) = next;
-                cv.notify_all();
+            match &bar {
+                Some(b) => b.suspend(|| write(&mut out)),
+                None => write(&mut out),
             }
         }
-    });
+        for b in d.briefs {
+            summary.add(b);
+        }
+        next += 1;
+        if let Some(b) = &bar {
+            b.set_position(next as u64);
+            b.set_message(summary.short());
+        }
+    };
+    run_batch(&files, a.shard, jobs, &job, &mut sink);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -439,7 +467,9 @@ pub fn run(a: &CheckArgs) -> ExitCode {
     summary.exit_code()
 }
 
-fn print_summary(s: &Summary, wall: Option<Duration>, format: Format) {
+/// Prints the summary: on standard output with text output, else on standard error (so that
+/// standard output stays JSON Lines or YAML).
+pub fn print_summary(s: &Summary, wall: Option<Duration>, format: Format) {
     let text = s.render(wall);
     if format == Format::Text {
         let mut o = std::io::stdout().lock();

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 pub mod check;
 pub mod perft;
+pub mod report;
 pub mod show;
 pub mod solve;
 
@@ -31,6 +32,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Join the JSON Lines of several `check --format json` runs into one summary.
     Merge(check::MergeArgs),
+    /// Check a collection and write one self-contained HTML page: diagrams, solutions, verdicts.
+    Report(report::ReportArgs),
 }
 
 /// Parses the arguments, runs the command and returns the exit code.
@@ -48,5 +51,6 @@ pub fn run() -> ExitCode {
         Command::Show(a) => show::run(&a),
         Command::Check(a) => check::run(&a),
         Command::Merge(a) => check::merge(&a),
+        Command::Report(a) => report::run(&a),
     }
 }

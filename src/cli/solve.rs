@@ -48,9 +48,9 @@ impl From<LangArg> for Lang {
     }
 }
 
-/// Settings shared by `solve` and `check`.
+/// Search limits shared by `solve`, `check` and `report`.
 #[derive(Args, Debug, Clone)]
-pub struct SearchArgs {
+pub struct LimitArgs {
     /// Threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -60,6 +60,27 @@ pub struct SearchArgs {
     /// Seconds per problem before giving up ("timed out" with what was found).
     #[arg(long)]
     pub timeout: Option<f64>,
+}
+
+impl LimitArgs {
+    /// The solve options these limits give.
+    pub fn options(&self, cancel: Arc<AtomicBool>) -> SolveOptions {
+        SolveOptions {
+            threads: self.threads,
+            hash_mb: self.hash_mb,
+            timeout: self.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
+            cancel: Some(cancel),
+            ..SolveOptions::default()
+        }
+    }
+}
+
+/// Settings shared by `solve` and `check`: limits and output.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Threads, hash and time limit.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -71,13 +92,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// The solve options these settings give.
     pub fn options(&self, cancel: Arc<AtomicBool>) -> SolveOptions {
-        SolveOptions {
-            threads: self.threads,
-            hash_mb: self.hash_mb,
-            timeout: self.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
-            cancel: Some(cancel),
-            ..SolveOptions::default()
-        }
+        self.limits.options(cancel)
     }
 }
 

@@ -1,9 +1,10 @@
-//! Reports: Popeye-like text, JSON Lines and YAML records.
+//! Reports: Popeye-like text, JSON Lines and YAML records, and an HTML page ([`html`]).
 //!
 //! A [`Record`] is the result for one problem and twin, with stable field names (`file`,
 //! `document`, `twin`, `stipulation`, `verdict`, `reason`, `solutions`, `tree`, `stated`,
 //! `elapsed_ms`); the text form is written from the same record.
 
+pub mod html;
 pub mod text;
 
 use crate::solve::Phase;
