@@ -1,0 +1,291 @@
+//! The command line: verdicts, exit codes, formats, shards and merge, `--quiet`, `--lang`,
+//! `report`, `show` and `solve`, on the tiny problems of tests/data/cli/:
+//!
+//! - `verdicts/`: one problem per verdict (sound, cooked, no solution, differs, unsupported,
+//!   invalid);
+//! - `slow/sixmover.yaml`: a #6 that times out under `--timeout 0.01`;
+//! - `batch/`: a sound problem, a file with broken YAML, another sound problem.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const VERDICTS: &str = "tests/data/cli/verdicts";
+const BATCH: &str = "tests/data/cli/batch";
+const SLOW: &str = "tests/data/cli/slow";
+
+fn feerie() -> Command {
+    Command::cargo_bin("feerie").expect("the feerie binary")
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = feerie().args(args).output().expect("run feerie");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("feerie-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temporary folder");
+    d
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
+}
+
+/// The counts table of a text summary (`  sound   4` … `  total   9`).
+fn counts(summary: &str) -> Vec<String> {
+    let start = summary.find("summary\n").expect("a summary");
+    summary[start..].lines().skip(1).take(8).map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect()
+}
+
+#[test]
+fn each_verdict() {
+    for (file, verdict, code) in [
+        ("sound", "sound", 0),
+        ("cooked", "cooked", 1),
+        ("nosolution", "no solution", 1),
+        ("differs", "differs", 1),
+        ("unsupported", "unsupported", 1),
+        ("invalid", "invalid", 1),
+    ] {
+        let path = format!("{VERDICTS}/{file}.yaml");
+        let (c, out, _) = run(&["check", "--format", "json", &path]);
+        assert_eq!(c, code, "{file}");
+        let recs = json_lines(&out);
+        assert_eq!(recs.len(), 1, "{file}: {out}");
+        assert_eq!(recs[0]["verdict"], verdict, "{file}");
+        assert_eq!(recs[0]["file"], path.as_str());
+    }
+    let (c, out, _) = run(&["check", "--format", "json", "--timeout", "0.01", SLOW]);
+    assert_eq!(c, 1);
+    let recs = json_lines(&out);
+    assert_eq!(recs[0]["verdict"], "timed out");
+    assert!(recs[0]["reason"].as_str().unwrap_or_default().starts_with("stopped before the search ended"));
+    // Reasons in words.
+    let (_, out, _) = run(&["check", VERDICTS]);
+    assert!(out.contains("verdict: cooked (2 found, 1 intended; cooks: Rd2-d8)"));
+    assert!(out.contains("verdict: differs (stated 1 solution not found: Qa1-b1)"));
+    assert!(out.contains("verdict: unsupported (condition 'Madrasi' is not supported yet)"));
+    assert!(out.contains("line 5, column 16: square 'i9' is off the board"));
+}
+
+#[test]
+fn check_exit_codes() {
+    // 0: everything sound.
+    feerie().args(["check", &format!("{VERDICTS}/sound.yaml"), &format!("{BATCH}/a.yaml")]).assert().code(0);
+    // 1: some problem not sound.
+    feerie().args(["check", VERDICTS]).assert().code(1);
+    // 2: a path that does not exist (the others are still checked).
+    feerie()
+        .args(["check", "tests/data/cli/no-such-folder", &format!("{VERDICTS}/sound.yaml")])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("verdict: sound"))
+        .stdout(predicate::str::contains("unreadable: tests/data/cli/no-such-folder"));
+    // 2: bad arguments.
+    feerie().args(["check", "--shard", "3/2", VERDICTS]).assert().code(2).stderr(predicate::str::contains("need 1 <= I <= N"));
+    feerie().args(["check", "--format", "xml", VERDICTS]).assert().code(2);
+    feerie().args(["check"]).assert().code(2);
+    feerie().args(["check", "--no-such-flag", VERDICTS]).assert().code(2);
+    // merge: a file that is not JSON Lines from check.
+    feerie().args(["merge", &format!("{VERDICTS}/sound.yaml")]).assert().code(2).stderr(predicate::str::contains("not a check record"));
+}
+
+#[test]
+fn json_lines_have_the_stable_fields() {
+    let (c, out, err) = run(&["check", "--format", "json", VERDICTS]);
+    assert_eq!(c, 1);
+    // The summary goes to standard error, so standard output is JSON Lines only.
+    assert!(err.contains("summary"));
+    let recs = json_lines(&out);
+    let order: Vec<&str> = recs.iter().map(|r| r["verdict"].as_str().unwrap_or_default()).collect();
+    // Files in sorted order: cooked, differs, invalid, nosolution, sound, unsupported.
+    assert_eq!(order, ["cooked", "differs", "invalid", "no solution", "sound", "unsupported"]);
+    for r in &recs {
+        for key in ["file", "document", "twin", "stipulation", "verdict", "reason", "solutions", "tree", "stated", "elapsed_ms"] {
+            assert!(r.get(key).is_some(), "missing {key} in {r}");
+        }
+        assert!(r["document"].is_u64() && r["elapsed_ms"].is_u64());
+        assert!(r["solutions"].is_array() && r["tree"].is_array());
+        assert_eq!(r["twin"], "a");
+    }
+    let cooked = &recs[0];
+    assert_eq!(cooked["stipulation"], "#1");
+    assert_eq!(cooked["solutions"], serde_json::json!([["Rc1-c8"], ["Rd2-d8"]]));
+    assert_eq!(cooked["stated"], "1.Rc1-c8 #");
+    let sound = &recs[4];
+    assert_eq!(sound["solutions"], serde_json::json!([["Qa1-c1"]]));
+    assert_eq!(sound["tree"][0]["keys"][0]["move"], "Qa1-c1");
+    assert!(recs[2]["stated"].is_null());
+}
+
+#[test]
+fn yaml_stream_parses() {
+    let (c, out, err) = run(&["check", "--format", "yaml", VERDICTS]);
+    assert_eq!(c, 1);
+    assert!(err.contains("summary") && !out.contains("summary\n"));
+    let docs: Vec<serde_yaml::Value> =
+        serde_yaml::Deserializer::from_str(&out).map(|d| serde::Deserialize::deserialize(d).expect("a YAML document")).collect();
+    assert_eq!(docs.len(), 6);
+    let verdicts: Vec<&str> = docs.iter().map(|d| d["verdict"].as_str().unwrap_or_default()).collect();
+    assert_eq!(verdicts, ["cooked", "differs", "invalid", "no solution", "sound", "unsupported"]);
+    for d in &docs {
+        for key in ["file", "document", "twin", "stipulation", "verdict", "reason", "solutions", "tree", "stated", "elapsed_ms"] {
+            assert!(d.get(key).is_some(), "missing {key}");
+        }
+    }
+    assert_eq!(docs[4]["solutions"][0][0].as_str(), Some("Qa1-c1"));
+}
+
+#[test]
+fn shards_and_merge_give_one_run() {
+    let dir = scratch("shards");
+    let mut files = Vec::new();
+    let mut keys = Vec::new();
+    for i in 1..=2 {
+        let (c, out, _) = run(&["check", "--format", "json", "--shard", &format!("{i}/2"), VERDICTS, BATCH]);
+        assert!(c == 1, "shard {i}");
+        for r in json_lines(&out) {
+            keys.push(format!("{} {}", r["file"], r["document"]));
+        }
+        let f = dir.join(format!("shard{i}.jsonl"));
+        std::fs::write(&f, out).expect("write shard");
+        files.push(f);
+    }
+    // Each document in exactly one shard.
+    let n = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), n);
+    assert_eq!(n, 9);
+    let (c_all, all, _) = run(&["check", VERDICTS, BATCH]);
+    let mut merge = feerie();
+    merge.arg("merge").args(&files);
+    let out = merge.output().expect("merge");
+    let merged = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(c_all));
+    assert_eq!(counts(&merged), counts(&all));
+    assert!(counts(&all).contains(&"total 9".to_string()), "{all}");
+    assert!(counts(&all).contains(&"sound 3".to_string()), "{all}");
+    // The same list of problems that are not sound.
+    let tail = |s: &str| s[s.find("not sound:").expect("a list")..].to_string();
+    assert_eq!(tail(&merged), tail(&all));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_broken_file_does_not_stop_the_batch() {
+    let (c, out, _) = run(&["check", BATCH]);
+    assert_eq!(c, 1);
+    let a = out.find("batch/a.yaml #1").expect("a.yaml");
+    let b = out.find("batch/b-broken.yaml #1").expect("b-broken.yaml");
+    let c3 = out.find("batch/c.yaml #1").expect("c.yaml");
+    assert!(a < b && b < c3, "input order");
+    assert!(out[b..c3].contains("verdict: invalid") && out[b..c3].contains("YAML syntax error"));
+    assert!(out[c3..].contains("verdict: sound"));
+    // A file that cannot be read at all (not UTF-8): exit 2, and the next file is still checked.
+    let dir = scratch("unreadable");
+    std::fs::copy(format!("{BATCH}/a.yaml"), dir.join("a.yaml")).expect("copy");
+    std::fs::write(dir.join("b.yaml"), [0xff, 0xfe, 0x00, 0x41]).expect("write");
+    std::fs::copy(format!("{BATCH}/c.yaml"), dir.join("c.yaml")).expect("copy");
+    let (c, out, err) = run(&["check", &dir.display().to_string()]);
+    assert_eq!(c, 2);
+    assert!(err.contains("not UTF-8"), "{err}");
+    assert!(out.contains("c.yaml #1") && out.matches("verdict: sound").count() == 2);
+    assert!(counts(&out).contains(&"total 2".to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn quiet_prints_the_summary_only() {
+    let (c, out, _) = run(&["check", "--quiet", VERDICTS]);
+    assert_eq!(c, 1);
+    assert!(!out.contains("verdict:"), "{out}");
+    assert!(!out.contains("threat:"));
+    assert!(out.starts_with("summary\n"), "{out}");
+    assert_eq!(counts(&out), ["sound 1", "cooked 1", "no solution 1", "differs 1", "unsupported 1", "invalid 1", "timed out 0", "total 6"]);
+    let list = &out[out.find("not sound:").expect("list")..];
+    assert_eq!(list.lines().count(), 1 + 5);
+    assert!(!list.contains("sound.yaml"));
+}
+
+#[test]
+fn french_and_german_piece_letters() {
+    let sound = format!("{VERDICTS}/sound.yaml");
+    let (_, fr, _) = run(&["check", "--lang", "fr", &sound]);
+    assert!(fr.contains("1.Da1-c1 ! menace:"), "{fr}");
+    assert!(fr.contains("1...Cb2-d1"));
+    let (_, de, _) = run(&["solve", "--lang", "de", &sound]);
+    assert!(de.contains("1.Da1-c1 ! Drohung:"), "{de}");
+    assert!(de.contains("1...Sb2-d1"));
+    let (_, en, _) = run(&["check", &sound]);
+    assert!(en.contains("1.Qa1-c1 ! threat:"));
+}
+
+#[test]
+fn report_writes_a_page() {
+    let dir = scratch("report");
+    let page = dir.join("r.html");
+    feerie()
+        .args(["report", VERDICTS, "-o"])
+        .arg(&page)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("summary\n"))
+        .stdout(predicate::str::contains(format!("report: {}", page.display())));
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert!(!html.contains("<script") && !html.contains("<link") && !html.contains("src=\""), "self-contained");
+    for v in ["sound", "cooked", "no-solution", "differs", "unsupported", "invalid"] {
+        assert!(html.contains(&format!("class=\"verdict v-{v}\"")), "{v}");
+    }
+    // Five diagrams: the invalid document has none.
+    assert_eq!(html.matches("<svg").count(), 5);
+    assert!(html.contains("1.Qa1-c1 ! threat:"));
+    // French words and piece letters.
+    let fr = dir.join("fr.html");
+    feerie()
+        .args(["report", "--lang", "fr", &format!("{VERDICTS}/cooked.yaml"), &format!("{VERDICTS}/sound.yaml"), "-o"])
+        .arg(&fr)
+        .assert()
+        .code(1);
+    let html = std::fs::read_to_string(&fr).expect("the page");
+    assert!(html.contains("<html lang=\"fr\">") && html.contains("Résumé") && html.contains(">démoli</span>"));
+    assert!(html.contains("1.Da1-c1 ! menace:") && html.contains("Blancs"));
+    // Standard output when no file is given; the summary then goes to standard error.
+    let (c, out, err) = run(&["report", &format!("{VERDICTS}/sound.yaml")]);
+    assert_eq!(c, 0);
+    assert!(out.starts_with("<!DOCTYPE html>") && err.contains("summary"));
+    // A page that cannot be written: exit 2.
+    feerie()
+        .args(["report", &format!("{VERDICTS}/sound.yaml"), "-o"])
+        .arg(dir.join("no/such/folder/r.html"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot write the report"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn show_exit_codes() {
+    feerie().args(["show", &format!("{VERDICTS}/sound.yaml")]).assert().code(0).stdout(predicate::str::contains("valid"));
+    feerie().args(["show", &format!("{VERDICTS}/unsupported.yaml")]).assert().code(0).stdout(predicate::str::contains("unsupported:"));
+    feerie().args(["show", &format!("{VERDICTS}/invalid.yaml")]).assert().code(2).stdout(predicate::str::contains("'i9' is off the board"));
+    feerie().args(["show", "tests/data/cli/no-such-file.yaml"]).assert().code(2);
+}
+
+#[test]
+fn solve_one_problem() {
+    let sound = Path::new(VERDICTS).join("sound.yaml");
+    feerie()
+        .arg("solve")
+        .arg(&sound)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("   1.Qa1-c1 ! threat:\n          2.Qc1-c3 #\n          2.Qc1-c5 #\n      1...Sb2-d1\n"))
+        .stdout(predicate::str::contains("verdict: sound (1 solution as intended)"));
+    feerie().args(["solve", &format!("{VERDICTS}/invalid.yaml")]).assert().code(2).stdout(predicate::str::contains("verdict: invalid"));
+}
