@@ -12,7 +12,6 @@
 
 use crate::geometry::{Bitboard, Chess8x8, Square, Squares};
 use crate::piece::{Color, Kind, Piece};
-use std::sync::LazyLock;
 use thiserror::Error;
 
 /// Castling right bits.
@@ -216,7 +215,7 @@ pub(crate) struct Zobrist {
     pub(crate) reserve: [[[u64; 32]; Kind::COUNT]; 2],
 }
 
-fn splitmix(state: &mut u64) -> u64 {
+const fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -224,34 +223,45 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-pub(crate) static ZOBRIST: LazyLock<Box<Zobrist>> = LazyLock::new(|| {
+/// The keys, computed at compile time (a plain `static`: no initialisation check in the hot
+/// loop).
+const fn zobrist_keys() -> Zobrist {
     let mut s = 0x5EED_F0E5_u64;
-    let mut z = Box::new(Zobrist {
-        piece: [[[0; 64]; Kind::COUNT]; 2],
-        side: 0,
-        castling: [0; 16],
-        ep: [0; 8],
-        reserve: [[[0; 32]; Kind::COUNT]; 2],
-    });
-    for c in 0..2 {
-        for k in 0..Kind::COUNT {
-            for q in 0..64 {
+    let mut z =
+        Zobrist { piece: [[[0; 64]; Kind::COUNT]; 2], side: 0, castling: [0; 16], ep: [0; 8], reserve: [[[0; 32]; Kind::COUNT]; 2] };
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < Kind::COUNT {
+            let mut q = 0;
+            while q < 64 {
                 z.piece[c][k][q] = splitmix(&mut s);
+                q += 1;
             }
-            for n in 0..32 {
+            let mut n = 0;
+            while n < 32 {
                 z.reserve[c][k][n] = splitmix(&mut s);
+                n += 1;
             }
+            k += 1;
         }
+        c += 1;
     }
     z.side = splitmix(&mut s);
-    for c in 0..16 {
-        z.castling[c] = splitmix(&mut s);
+    let mut i = 0;
+    while i < 16 {
+        z.castling[i] = splitmix(&mut s);
+        i += 1;
     }
-    for f in 0..8 {
+    let mut f = 0;
+    while f < 8 {
         z.ep[f] = splitmix(&mut s);
+        f += 1;
     }
     z
-});
+}
+
+pub(crate) static ZOBRIST: Zobrist = zobrist_keys();
 
 /// Most pieces of one kind a reserve holds (keeps the hash keys finite).
 pub const MAX_RESERVE: u8 = 31;
@@ -501,7 +511,7 @@ impl Position {
 
     /// The key computed from scratch (the incremental key must always equal it).
     pub fn compute_hash(&self) -> u64 {
-        let z = &*ZOBRIST;
+        let z = &ZOBRIST;
         let mut h = 0;
         for (i, p) in self.mailbox.iter().enumerate() {
             if let Some(p) = p {
