@@ -193,6 +193,7 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
                 tree: Vec::new(),
                 stated: p.stated.as_ref().map(|s| s.text.clone()),
                 elapsed_ms: 0,
+                nodes: 0,
             }];
         }
     };
@@ -239,6 +240,7 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
             tree: solved.phases,
             stated: p.stated.as_ref().map(|s| s.text.clone()),
             elapsed_ms: start.elapsed().as_millis() as u64,
+            nodes: solved.nodes,
         });
     }
     out
@@ -260,6 +262,7 @@ pub fn record_unsolved(l: &Loaded) -> Option<Record> {
         tree: Vec::new(),
         stated: None,
         elapsed_ms: 0,
+        nodes: 0,
     };
     match l {
         Loaded::Ready(_) => None,

@@ -105,6 +105,24 @@ pub struct SolveArgs {
     /// Search settings and output.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// After each problem, print the positions searched and the speed (nodes/s) on
+    /// standard error.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// The `--stats` line of a record: nodes, time and nodes per second.
+pub fn stats_line(r: &Record) -> String {
+    let secs = (r.elapsed_ms as f64 / 1000.0).max(1e-3);
+    format!(
+        "{} #{} twin {}: {} nodes in {:.3} s, {:.2} M nodes/s",
+        r.file,
+        r.document,
+        r.twin,
+        r.nodes,
+        r.elapsed_ms as f64 / 1000.0,
+        r.nodes as f64 / secs / 1e6
+    )
 }
 
 #[derive(Debug)]
@@ -189,6 +207,9 @@ pub fn run(a: &SolveArgs) -> ExitCode {
                     for r in &recs {
                         let stip = variants.iter().find(|v| v.label == r.twin).map(|v| v.stipulation);
                         emit(&mut out, r, stip.as_ref(), &a.search);
+                        if a.stats {
+                            eprintln!("{}", stats_line(r));
+                        }
                     }
                 }
                 other => {

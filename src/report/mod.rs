@@ -46,6 +46,9 @@ pub struct Record {
     pub stated: Option<String>,
     /// Wall-clock time of the solve.
     pub elapsed_ms: u64,
+    /// Positions the search visited (0 when nothing was solved).
+    #[serde(default)]
+    pub nodes: u64,
 }
 
 /// Writes one record as a JSON line.

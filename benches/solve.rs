@@ -1,0 +1,59 @@
+//! The solver speed suite of the README: published problems that Popeye 4.104 was timed on,
+//! solved with one thread and with every core. `cargo bench --bench solve`; the two slow
+//! ones (Wenda #6, Ebersz h#5) run only with `FEERIE_BENCH_SLOW=1`.
+//!
+//! Every iteration checks the solution against the known key or line, so a wrong result can
+//! never produce a speed figure.
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use feerie::problem::{Loaded, Problem, load_str};
+use feerie::solve::SolveOptions;
+use feerie::verify::{VerdictKind, check_problem};
+use std::time::Duration;
+
+/// (name, stipulation, white, black, slow, expected verdict).
+const SUITE: [(&str, &str, &str, &str, bool, VerdictKind); 7] = [
+    ("johandl_4", "#4", "Ke1 Qa4 Ra1 Ba8 Bf6", "Ke8 Rh8 Sb5 Pb6 Pc5 Pc7 Pd7 Pe5 Pf7 Ph5 Ph7", false, VerdictKind::Sound),
+    ("wenda_5", "#5", "Ke1 Ra1 Rd2 Bc5 Bf5 Sg3", "Ke8 Ra4 Ba5 Bd1 Pa3 Pb4 Pb7 Pc7 Pe5 Pf7 Pg7", false, VerdictKind::NoSolution),
+    ("petkov_s4", "s#4", "Kg4 Qb4 Rd2 Rd6 Be7 Sb3 Sc5 Pf3 Ph3 Ph5", "Ke5 Bd5 Sh4 Pc4 Pe6 Pf4 Pg5 Ph6", false, VerdictKind::Sound),
+    ("linss_h4", "h#4", "Kh3 Bh7 Pd3", "Ke5 Rf6 Be6 Pf5 Pg5", false, VerdictKind::Sound),
+    ("boros_h4", "h#4", "Kc3 Sd2", "Ka1 Qc1 Ra2 Rd1 Bd3 Be1 Sc2 Sg7 Pa3 Pa6 Pd5 Pe3 Pe4 Pe7 Pf2", false, VerdictKind::Sound),
+    ("wenda_6", "#6", "Ke1 Ra1 Rd2 Bc5 Bf5 Sg3", "Ke8 Ra4 Ba5 Bd1 Pa3 Pb4 Pb7 Pc7 Pe5 Pf7 Pg7", true, VerdictKind::Sound),
+    ("ebersz_h5", "h#5", "Kh8 Ba7 Sb5", "Kh6 Qh5 Pb6 Pf5", true, VerdictKind::Sound),
+];
+
+fn problem(stip: &str, white: &str, black: &str) -> Problem {
+    let list = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(", ");
+    // Without a stated solution the verdict is about the count: one key or line = sound.
+    let yaml = format!("stipulation: '{stip}'\nalgebraic:\n  white: [{}]\n  black: [{}]\n", list(white), list(black));
+    match load_str(&yaml, "bench").into_iter().next() {
+        Some(Loaded::Ready(p)) => *p,
+        other => panic!("{stip}: {other:?}"),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let slow = std::env::var("FEERIE_BENCH_SLOW").is_ok_and(|v| v == "1");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut g = c.benchmark_group("solve");
+    g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(500));
+    for (name, stip, white, black, is_slow, expected) in SUITE {
+        if is_slow && !slow {
+            continue;
+        }
+        let p = problem(stip, white, black);
+        for threads in [1, cores] {
+            let opts = SolveOptions { threads, ..SolveOptions::default() };
+            g.bench_with_input(BenchmarkId::new(name, format!("{threads} threads")), &opts, |b, o| {
+                b.iter(|| {
+                    let r = check_problem(&p, o);
+                    assert_eq!(r[0].verdict, expected, "{name}: {}", r[0].reason);
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
