@@ -161,3 +161,23 @@ fn show_reports_each_fault_on_one_line_and_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("cannot read the file"));
 }
+
+#[test]
+fn yaml_syntax_errors_count_lines_as_the_file_does() {
+    // The YAML parser also breaks lines at a lone `\r`, U+0085, U+2028 and U+2029; the
+    // reported line must still be one of the file's lines (split on `\n`), and the right one.
+    // Found by the yaml_loader fuzz target: an unterminated quoted text after a lone `\r`
+    // was reported one line past the end of the file.
+    for (text, line, column) in [
+        ("stipulation: '#2'\ncomments:\n- 'abc\rdef\n", 4, 1),
+        ("stipulation: '#2'\ncomments:\n- \"abc\u{2028}def\u{2029}ghi\u{85}jkl", 3, 19),
+        ("stipulation: '#2'\r\ncomments:\r\n- \"abc\rdef\r\n", 4, 1),
+        ("stipulation: '#2'\rcomments: [a\rb: c\n", 1, 33),
+    ] {
+        let docs = feerie::problem::load_str(text, "cr.yaml");
+        let Loaded::Invalid(e) = &docs[0] else { panic!("{text:?}: {docs:?}") };
+        assert!(e.message.starts_with("YAML syntax error"), "{e}");
+        assert!(e.line <= text.split('\n').count(), "{text:?}: {e}");
+        assert_eq!((e.line, e.column), (line, column), "{text:?}: {e}");
+    }
+}

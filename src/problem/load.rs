@@ -97,7 +97,7 @@ pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
             let (line, column) = match duplicate_key_place(&ctx.loc, &message) {
                 Some(p) => p,
                 None => match e.location() {
-                    Some(l) => (doc.offset + l.line(), l.column()),
+                    Some(l) => ctx.loc.file_pos(ctx.loc.place_of_index(l.index())),
                     None => ctx.loc.file_pos(ctx.loc.start()),
                 },
             };

@@ -176,6 +176,21 @@ impl<'a> Locator<'a> {
         (self.offset + l + 1, col)
     }
 
+    /// The place of a byte index into the document's text (as the YAML parser reports its
+    /// errors). The parser's own line numbers also count a lone `\r`, U+0085, U+2028 and
+    /// U+2029 as line breaks, which the file's lines (split on `\n`) do not.
+    pub(crate) fn place_of_index(&self, index: usize) -> Place {
+        let mut rest = index;
+        for (l, line) in self.lines.iter().enumerate() {
+            if rest <= line.len() {
+                return (l, rest);
+            }
+            rest -= line.len() + 1;
+        }
+        let last = self.lines.len().saturating_sub(1);
+        (last, self.lines.get(last).map_or(0, |l| l.len()))
+    }
+
     /// The first line that holds something.
     pub(crate) fn start(&self) -> Place {
         let l = self
