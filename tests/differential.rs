@@ -156,6 +156,8 @@ fn check_position(p: &Position, promotions: &[Kind]) -> Vec<Move> {
     assert_eq!(p.hash(), p.compute_hash(), "{fen}");
     assert_eq!(p.in_check(), r.king_attacked(p.side_to_move()), "{fen}");
     assert_eq!(p.has_legal_move(), !ours.is_empty(), "{fen}");
+    // Bulk counting (perft's last ply) counts the same moves, drops by population count.
+    assert_eq!(p.count_moves(), ours.len(), "{fen} (rule {:?}, puts {})", p.reserve_rule(), p.puts_enabled());
     for &m in &ours {
         let q = p.play(m);
         let rq = r.play(m);
@@ -291,6 +293,16 @@ fn random_positions_cover_every_rule() {
         note("drop", moves.iter().any(|m| matches!(m, Move::Drop { .. })));
         note("promoting drop", moves.iter().any(|m| matches!(m, Move::Drop { promotion: Some(_), .. })));
         note("drop in check", p.in_check() && moves.iter().any(|m| matches!(m, Move::Drop { .. })));
+        // Each of the three conditions, with the side to move holding a reserve (and, for the
+        // one-sided ones, the other side to move: no Réserve move at all, whatever it holds).
+        let rule = p.reserve_rule();
+        let reserve_moves = moves.iter().any(|m| matches!(m, Move::Drop { .. } | Move::Put { .. }));
+        let holds = Kind::ALL.iter().any(|&k| p.reserve_count(us, k) > 0);
+        note("Reserve, drops", rule.white && rule.black && holds && reserve_moves);
+        note("WhiteReserve, drops", rule.white && !rule.black && us == Color::White && holds && reserve_moves);
+        note("BlackReserve, drops", !rule.white && rule.black && us == Color::Black && holds && reserve_moves);
+        note("WhiteReserve, Black to move", rule.white && !rule.black && us == Color::Black && !reserve_moves);
+        note("BlackReserve, White to move", !rule.white && rule.black && us == Color::White && !reserve_moves);
     }
     assert!(valid > 500, "only {valid} of 1000 random positions are valid");
     for (what, n) in &seen {

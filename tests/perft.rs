@@ -1,6 +1,7 @@
 //! Perft suites as data: `tests/data/perft_chess.txt` (orthodox, from the chessprogramming
-//! wiki) and `tests/data/perft_drops.txt` (crazyhouse drops, of which one line carries over to
-//! Réserve with the moves into reserve switched off).
+//! wiki) and `tests/data/perft_drops.txt` (crazyhouse drops, of which three lines carry over to
+//! Réserve with the moves into reserve switched off, to the depth where crazyhouse's pocket
+//! refills cannot matter yet). Réserve's own perft numbers are in `tests/reserve.rs`.
 //!
 //! The quick tests run every position to a depth that stays within a few seconds in the test
 //! profile; `cargo test --release -- --ignored` runs the deeper depths.
@@ -101,10 +102,20 @@ fn drops_match_crazyhouse_where_the_rules_agree() {
     for depth in 1..=3u32 {
         assert_eq!(p.perft(depth), c.counts[depth as usize - 1], "{} depth {depth}", c.fen);
     }
-    // With empty pockets and no refills, crazyhouse is chess: the start position line.
+    // With empty pockets and no refills, crazyhouse is chess: the start position line, to
+    // depth 4 (no capture is possible at the first two plies, and a capture at the third
+    // fills White's pocket, which the fourth ply, Black's, cannot use).
     let c = cases.iter().find(|c| c.fen.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[]")).expect("startpos line");
     let p = reserve_no_put(&c.fen);
-    for depth in 1..=3u32 {
+    for depth in 1..=4u32 {
+        assert_eq!(p.perft(depth), c.counts[depth as usize - 1], "{} depth {depth}", c.fen);
+    }
+    // The middlegame line, Black to move with empty pockets, to depth 2: a capture at the
+    // first ply fills Black's pocket, which only the third ply could use.
+    let c =
+        cases.iter().find(|c| c.fen.starts_with("r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[]")).expect("middlegame line");
+    let p = reserve_no_put(&c.fen);
+    for depth in 1..=2u32 {
         assert_eq!(p.perft(depth), c.counts[depth as usize - 1], "{} depth {depth}", c.fen);
     }
 }

@@ -30,6 +30,9 @@ trait MoveSink {
     fn push_targets(&mut self, from: Square, targets: u64);
     /// A pawn move from `from` to each square of `targets`, once per promotion kind of `pos`.
     fn push_promotions(&mut self, pos: &Position, from: Square, targets: u64);
+    /// Échecs Réserve: a drop of `kind` on each square of `targets`, once per promotion kind
+    /// of `pos` on the squares of `promo_rank` (a pawn dropped on its last rank promotes).
+    fn push_drops(&mut self, pos: &Position, kind: Kind, targets: u64, promo_rank: u64);
 }
 
 impl MoveSink for MoveList {
@@ -51,6 +54,18 @@ impl MoveSink for MoveList {
             }
         }
     }
+    #[inline(always)]
+    fn push_drops(&mut self, pos: &Position, kind: Kind, targets: u64, promo_rank: u64) {
+        for to in Squares(targets) {
+            if (1u64 << to.0) & promo_rank != 0 {
+                for p in pos.promotion_kinds() {
+                    ArrayVec::push(self, Move::Drop { kind, to, promotion: Some(p) });
+                }
+            } else {
+                ArrayVec::push(self, Move::Drop { kind, to, promotion: None });
+            }
+        }
+    }
 }
 
 /// A move counter (see [`MoveSink`]).
@@ -68,6 +83,11 @@ impl MoveSink for MoveCount {
     #[inline(always)]
     fn push_promotions(&mut self, pos: &Position, _: Square, targets: u64) {
         self.0 += targets.count_ones() as usize * pos.promotions.count_ones() as usize;
+    }
+    #[inline(always)]
+    fn push_drops(&mut self, pos: &Position, _: Kind, targets: u64, promo_rank: u64) {
+        self.0 += (targets & !promo_rank).count_ones() as usize
+            + (targets & promo_rank).count_ones() as usize * pos.promotions.count_ones() as usize;
     }
 }
 
@@ -676,19 +696,10 @@ impl Position {
                         continue;
                     }
                     if kind == Kind::Pawn {
-                        for to in Squares(empty & !first_rank) {
-                            if (1u64 << to.0) & promo_rank != 0 {
-                                for p in self.promotion_kinds() {
-                                    out.push(Move::Drop { kind, to, promotion: Some(p) });
-                                }
-                            } else {
-                                out.push(Move::Drop { kind, to, promotion: None });
-                            }
-                        }
+                        // Never on its first rank; promoted at once on its last.
+                        out.push_drops(self, kind, empty & !first_rank, promo_rank);
                     } else {
-                        for to in Squares(empty) {
-                            out.push(Move::Drop { kind, to, promotion: None });
-                        }
+                        out.push_drops(self, kind, empty, 0);
                     }
                 }
             }
