@@ -181,3 +181,25 @@ fn yaml_syntax_errors_count_lines_as_the_file_does() {
         assert_eq!((e.line, e.column), (line, column), "{text:?}: {e}");
     }
 }
+
+#[test]
+fn huge_move_numbers_in_a_stated_solution_are_reported_not_expanded() {
+    use feerie::problem::stipulation::Stipulation;
+    use feerie::problem::{SolutionHint, StatedSolution};
+    // Found by the yaml_loader fuzz target: move number 61004331 after move 3 made the reader
+    // fill the gap with 122 million passes (out of memory). No stipulation is longer than 999
+    // moves, so a larger number is reported as unreadable.
+    let hint = SolutionHint { stipulation: Stipulation::parse("s#3").ok(), ..Default::default() };
+    let text = "1.e7-e8=B ! threat:\n  2.b7*c8=Q threat:\n    3.Sa1-b3\n      3...Sg8-f6 #\n      000061004331...Rg7-f7 #\n";
+    let s = StatedSolution::parse(text, &hint);
+    assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
+    assert!(s.problems[0].contains("move number '000061004331' is too large (at most 999)"), "{:?}", s.problems);
+    assert_eq!(s.twins[0].keys, vec!["e7-e8=B"]);
+    assert!(s.twins[0].lines.iter().all(|l| l.len() <= 6), "{:?}", s.twins[0].lines);
+    // 999 is still a move number, 1000 is not.
+    let s = StatedSolution::parse("1.e7-e8=B !\n  999.Sa1-b3", &hint);
+    assert!(s.problems.is_empty(), "{:?}", s.problems);
+    assert_eq!(s.twins[0].lines[0].len(), 2 * 998 + 1, "{:?}", &s.twins[0].lines[0][..3]);
+    let s = StatedSolution::parse("1.e7-e8=B !\n  1000.Sa1-b3", &hint);
+    assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
+}

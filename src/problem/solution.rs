@@ -15,7 +15,7 @@
 //! assert_eq!(s.twins[0].lines[0], vec!["Sc5-e4", "...", "Re4-e8"]);
 //! ```
 
-use super::stipulation::{Play, Stipulation};
+use super::stipulation::{MAX_MOVES, Play, Stipulation};
 use crate::piece::{Kind, Lang};
 use serde::Serialize;
 
@@ -239,7 +239,12 @@ fn tokenize(line: &str, lang: Lang) -> Result<Vec<Tok>, String> {
         // Move number.
         let digits = w.bytes().take_while(|b| b.is_ascii_digit()).count();
         if digits > 0 && w[digits..].starts_with('.') {
-            let n: u32 = w[..digits].parse().map_err(|_| format!("move number '{}' is too large", &w[..digits]))?;
+            // No stipulation is longer than MAX_MOVES: a larger number is no move number (and
+            // would make the reader fill the gap before it with millions of passes).
+            let n: u32 = match w[..digits].parse() {
+                Ok(n) if n <= MAX_MOVES => n,
+                _ => return Err(format!("move number '{}' is too large (at most {MAX_MOVES})", &w[..digits])),
+            };
             let rest = &w[digits..];
             let (ellipsis, rest) = if let Some(r) = rest.strip_prefix("...") { (true, r) } else { (false, &rest[1..]) };
             out.push(Tok::Number(n, ellipsis));
