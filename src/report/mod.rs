@@ -46,9 +46,49 @@ pub struct Record {
     pub stated: Option<String>,
     /// Wall-clock time of the solve.
     pub elapsed_ms: u64,
-    /// Positions the search visited (0 when nothing was solved).
-    #[serde(default)]
+    /// Positions the search visited (0 when nothing was solved). Not written in JSON or YAML:
+    /// it depends on the thread count, and the records must not (`solve --stats` shows it).
+    #[serde(skip)]
     pub nodes: u64,
+    /// Échecs Réserve: the condition and the reserves of the twin's position (absent when no
+    /// Réserve condition is in force).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<ReserveState>,
+}
+
+/// The Réserve condition and the reserves of a position, as reports show them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ReserveState {
+    /// `Reserve`, `WhiteReserve` or `BlackReserve`.
+    pub condition: String,
+    /// White's reserve as Popeye codes in English (`[S, P]`), repeats for several pieces.
+    pub white: Vec<String>,
+    /// Black's reserve.
+    pub black: Vec<String>,
+}
+
+impl ReserveState {
+    /// The state of `p`, or `None` when no Réserve condition is in force.
+    ///
+    /// ```
+    /// use feerie::position::{Position, ReserveRule};
+    /// use feerie::report::ReserveState;
+    /// let mut p = Position::from_fen("4k3/8/8/8/8/8/8/4K3[SPp] w - - 0 1").unwrap();
+    /// assert_eq!(ReserveState::of(&p), None);
+    /// p.set_reserve_rule(ReserveRule { white: true, black: true });
+    /// let r = ReserveState::of(&p).unwrap();
+    /// assert_eq!((r.condition.as_str(), r.white.len(), r.black.len()), ("Reserve", 2, 1));
+    /// ```
+    pub fn of(p: &crate::position::Position) -> Option<ReserveState> {
+        let condition = crate::problem::options::reserve_name(p.reserve_rule())?.to_string();
+        let side = |c: crate::piece::Color| -> Vec<String> {
+            crate::piece::Kind::ALL
+                .iter()
+                .flat_map(|&k| std::iter::repeat_n(k.code().to_string(), p.reserve_count(c, k) as usize))
+                .collect()
+        };
+        Some(ReserveState { condition, white: side(crate::piece::Color::White), black: side(crate::piece::Color::Black) })
+    }
 }
 
 /// Writes one record as a JSON line.

@@ -26,6 +26,8 @@ enum Finish {
 
 struct Helper<'a, G: Game> {
     ctx: &'a Ctx,
+    /// The position the lines start from (lines are written out from it when found).
+    root: G,
     goal: Goal,
     finish: Finish,
     salt: u64,
@@ -55,8 +57,8 @@ impl<G: Game> Helper<'_, G> {
     }
 
     /// Appends to `out` every line of exactly `k` half-moves from `p`; returns whether any.
-    /// `prefix` holds the moves so far with the positions they were played from.
-    fn search(&self, p: &G, k: u32, prefix: &mut Vec<(G, G::Move)>, out: &mut Vec<Line>) -> bool {
+    /// `prefix` holds the moves so far, from the root.
+    fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
         if self.ctx.tick() {
             return false;
         }
@@ -75,13 +77,13 @@ impl<G: Game> Helper<'_, G> {
             let q = p.play(m);
             if k == 1 {
                 if self.finished(&q) {
-                    prefix.push((p.clone(), m));
+                    prefix.push(m);
                     self.emit(prefix, &q, out);
                     prefix.pop();
                     found = true;
                 }
             } else {
-                prefix.push((p.clone(), m));
+                prefix.push(m);
                 if self.search(&q, k - 1, prefix, out) {
                     found = true;
                 }
@@ -95,8 +97,13 @@ impl<G: Game> Helper<'_, G> {
     }
 
     /// Writes a finished line (`last` = the position after its last move).
-    fn emit(&self, prefix: &[(G, G::Move)], last: &G, out: &mut Vec<Line>) {
-        let line: Line = prefix.iter().map(|(p, m)| line_move(p, *m)).collect();
+    fn emit(&self, prefix: &[G::Move], last: &G, out: &mut Vec<Line>) {
+        let mut line: Line = Vec::with_capacity(prefix.len() + 1);
+        let mut p = self.root.clone();
+        for &m in prefix {
+            line.push(line_move(&p, m));
+            p = p.play(m);
+        }
         if self.finish == Finish::Forced {
             // The forced last move(s) complete the line.
             let mut v = Vec::new();
@@ -115,7 +122,7 @@ impl<G: Game> Helper<'_, G> {
 /// Every help line of `plies` half-moves from `pos`.
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
     let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
-    let h = Helper::<G> { ctx, goal: stip.goal, finish, salt: 0, _g: std::marker::PhantomData };
+    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
         return Vec::new();
     }
@@ -140,12 +147,12 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
         let mut out = Vec::new();
-        let mut line: Vec<(G, G::Move)> = Vec::new();
+        let mut line: Vec<G::Move> = Vec::new();
         let mut p = pos.clone();
         let mut ok = true;
         for (i, &m) in pre.iter().enumerate() {
             let q = p.play(m);
-            line.push((p.clone(), m));
+            line.push(m);
             if i as u32 + 1 == plies {
                 if h.finished(&q) {
                     h.emit(&line, &q, &mut out);
@@ -179,22 +186,34 @@ enum SeriesEnd {
     Reflex,
 }
 
-struct Series<'a> {
+struct Series<'a, G: Game> {
     ctx: &'a Ctx,
+    /// The position the series starts from (lines are written out from it when found).
+    root: G,
     goal: Goal,
     end: SeriesEnd,
 }
 
-impl Series<'_> {
+impl<G: Game> Series<'_, G> {
+    /// Whether a move reaching the goal must give check (mate and check goals): the other
+    /// moves need not be played to be ruled out.
+    fn needs_check(&self) -> bool {
+        matches!(self.goal, Goal::Mate | Goal::Check)
+    }
+
     /// The replies that end a series after the series side's move (other side to move in
     /// `q`); `None` when the series does not end there.
-    fn endings<G: Game>(&self, q: &G) -> Option<Vec<LineMove>> {
+    fn endings(&self, q: &G) -> Option<Vec<LineMove>> {
         match self.end {
             SeriesEnd::Direct => q.goal_reached(self.goal).then(Vec::new),
             SeriesEnd::Help => {
                 let mut v = Vec::new();
                 q.moves(&mut v);
-                let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
+                let r: Vec<LineMove> = v
+                    .iter()
+                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached(self.goal))
+                    .map(|&d| line_move(q, d))
+                    .collect();
                 (!r.is_empty()).then_some(r)
             }
             SeriesEnd::SelfPlay => {
@@ -209,18 +228,33 @@ impl Series<'_> {
             SeriesEnd::Reflex => {
                 let mut v = Vec::new();
                 q.moves(&mut v);
-                let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
+                let r: Vec<LineMove> = v
+                    .iter()
+                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached(self.goal))
+                    .map(|&d| line_move(q, d))
+                    .collect();
                 (!r.is_empty()).then_some(r)
             }
         }
     }
 
-    fn push_endings(prefix: &[LineMove], ends: Vec<LineMove>, out: &mut Vec<Line>) {
+    /// Writes the lines of a finished series: the series moves (`prefix`, from the root, the
+    /// other side passing in between), then each ending.
+    fn push_endings(&self, prefix: &[G::Move], ends: Vec<LineMove>, out: &mut Vec<Line>) {
+        let mut line: Line = Vec::with_capacity(prefix.len() + 1);
+        let mut p = self.root.clone();
+        for (i, &m) in prefix.iter().enumerate() {
+            line.push(line_move(&p, m));
+            p = p.play(m);
+            if i + 1 < prefix.len() {
+                p = p.pass();
+            }
+        }
         if ends.is_empty() {
-            out.push(prefix.to_vec());
+            out.push(line);
         } else {
             for e in ends {
-                let mut l = prefix.to_vec();
+                let mut l = line.clone();
                 l.push(e);
                 out.push(l);
             }
@@ -228,7 +262,7 @@ impl Series<'_> {
     }
 
     /// Series side to move in `p`, up to `k` moves left.
-    fn search<G: Game>(&self, p: &G, k: u32, prefix: &mut Vec<LineMove>, out: &mut Vec<Line>) -> bool {
+    fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
         if k == 0 || self.ctx.tick() {
             return false;
         }
@@ -246,9 +280,9 @@ impl Series<'_> {
         let mut found = false;
         for &m in &moves {
             let q = p.play(m);
-            prefix.push(line_move(p, m));
+            prefix.push(m);
             if let Some(ends) = self.endings(&q) {
-                Self::push_endings(prefix, ends, out);
+                self.push_endings(prefix, ends, out);
                 found = true;
             } else if k > 1 && !q.in_check() && q.has_move() {
                 let next = q.pass();
@@ -276,7 +310,7 @@ fn series_end(stip: &Stipulation) -> SeriesEnd {
 
 /// Every series line from `pos` (series side to move).
 pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Vec<Line> {
-    let s = Series { ctx, goal: stip.goal, end: series_end(stip) };
+    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip) };
     let k = stip.moves;
     let mut first = Vec::new();
     pos.moves(&mut first);
@@ -291,9 +325,9 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     let parts: Vec<Vec<Line>> = par_map(&first, |&m| {
         let mut out = Vec::new();
         let q = pos.play(m);
-        let mut prefix = vec![line_move(pos, m)];
+        let mut prefix = vec![m];
         if let Some(ends) = s.endings(&q) {
-            Series::push_endings(&prefix, ends, &mut out);
+            s.push_endings(&prefix, ends, &mut out);
         } else if k > 1 && !q.in_check() && q.has_move() {
             s.search(&q.pass(), k - 1, &mut prefix, &mut out);
         }
@@ -311,7 +345,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
 
 /// Set play of a series problem: the other side's closing move(s) at once.
 pub(crate) fn series_set_play<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation) -> Vec<Line> {
-    let s = Series { ctx, goal: stip.goal, end: series_end(stip) };
+    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip) };
     if s.end == SeriesEnd::Direct || pos.in_check() {
         return Vec::new();
     }
