@@ -240,6 +240,16 @@ pub struct MoveStyle {
     pub ascii: bool,
 }
 
+/// Replaces Échecs Réserve's arrows by their ASCII forms: `↑` (into reserve) by `^`, `↓`
+/// (drop) by `v`; the stated-solution reader accepts both forms.
+///
+/// ```
+/// assert_eq!(feerie::notation::ascii_arrows("1.Sd4↑ Pa1↓=B"), "1.Sd4^ Pa1v=B");
+/// ```
+pub fn ascii_arrows(text: &str) -> String {
+    text.replace('↑', "^").replace('↓', "v")
+}
+
 /// Writes a move in Popeye's long algebraic notation, without check or mate marks:
 /// `Sc5-e4`, `e5*d6` (also en passant, without `ep.`), `e7-e8=Q`, `0-0`, `0-0-0`,
 /// `Sd4↑`, `Sd4↓`, `Pa1↓=B`.

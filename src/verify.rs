@@ -194,6 +194,7 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
                 stated: p.stated.as_ref().map(|s| s.text.clone()),
                 elapsed_ms: 0,
                 nodes: 0,
+                reserve: None,
             }];
         }
     };
@@ -241,6 +242,7 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
             stated: p.stated.as_ref().map(|s| s.text.clone()),
             elapsed_ms: start.elapsed().as_millis() as u64,
             nodes: solved.nodes,
+            reserve: crate::report::ReserveState::of(&v.position),
         });
     }
     out
@@ -263,6 +265,7 @@ pub fn record_unsolved(l: &Loaded) -> Option<Record> {
         stated: None,
         elapsed_ms: 0,
         nodes: 0,
+        reserve: None,
     };
     match l {
         Loaded::Ready(_) => None,
@@ -280,6 +283,10 @@ pub fn record_text(r: &Record, stip: Option<&crate::problem::Stipulation>, lang:
         s.push_str(&format!(" twin {}) {}", r.twin, r.twin_change));
     }
     s.push_str(&format!("  {}  {}\n", r.stipulation, r.title));
+    if let Some(res) = &r.reserve {
+        s.push_str(&crate::report::text::reserve_line(res, lang));
+        s.push('\n');
+    }
     if let Some(st) = stip {
         for ph in &r.tree {
             s.push_str(&crate::report::text::phase(st, ph, lang));

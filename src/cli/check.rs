@@ -10,8 +10,8 @@
 //! long the batch.
 
 use crate::problem::{Loaded, load_path};
-use crate::report::{Record, json_line, yaml_doc};
-use crate::verify::{VerdictKind, check_problem, record_text, record_unsolved};
+use crate::report::Record;
+use crate::verify::{VerdictKind, check_problem, record_unsolved};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Deserialize;
@@ -367,11 +367,7 @@ struct Done {
 }
 
 fn render(r: &Record, stip: Option<&crate::problem::Stipulation>, a: &SearchArgs) -> String {
-    match a.format {
-        Format::Text => record_text(r, stip, a.lang.into()) + "\n",
-        Format::Json => json_line(r) + "\n",
-        Format::Yaml => yaml_doc(r),
-    }
+    super::solve::render_record(r, stip, a)
 }
 
 fn work(item: Item, opts: &SolveOptions, a: &SearchArgs, quiet: bool) -> Done {

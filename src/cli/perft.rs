@@ -30,6 +30,13 @@ pub struct PerftArgs {
     /// crazyhouse perft numbers.
     #[arg(long)]
     pub no_put: bool,
+    /// Language of the piece letters of `--divide`.
+    #[arg(long, value_enum, default_value_t = super::solve::LangArg::En)]
+    pub lang: super::solve::LangArg,
+    /// With `--divide`, write moves into reserve and drops `Sd4^`, `Sd4v` instead of `Sd4↑`,
+    /// `Sd4↓`.
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 /// Parses a Réserve condition name (English or French).
@@ -80,13 +87,11 @@ pub fn run(a: &PerftArgs) -> ExitCode {
     pos.set_puts_enabled(!a.no_put);
     let count = |p: &Position, d: u32| if a.full { p.perft_full(d) } else { p.perft(d) };
     let start = Instant::now();
+    let style = crate::notation::MoveStyle { lang: a.lang.into(), ascii: a.ascii };
     let nodes = if a.divide && a.depth > 0 {
         let mut total = 0;
-        let mut lines: Vec<(String, u64)> = pos
-            .legal_moves()
-            .iter()
-            .map(|&m| (crate::notation::move_text(&pos, m, Default::default()), count(&pos.play(m), a.depth - 1)))
-            .collect();
+        let mut lines: Vec<(String, u64)> =
+            pos.legal_moves().iter().map(|&m| (crate::notation::move_text(&pos, m, style), count(&pos.play(m), a.depth - 1))).collect();
         lines.sort();
         for (m, n) in lines {
             println!("{m}: {n}");

@@ -87,6 +87,10 @@ pub struct SearchArgs {
     /// Language of piece letters and words.
     #[arg(long, value_enum, default_value_t = LangArg::En)]
     pub lang: LangArg,
+    /// Plain ASCII moves: Échecs Réserve's moves into reserve and drops written `Sd4^` and
+    /// `Sd4v` instead of `Sd4↑` and `Sd4↓` (in every format).
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 impl SearchArgs {
@@ -166,13 +170,19 @@ pub fn cancel_flag() -> Arc<AtomicBool> {
 
 /// Writes one record in the chosen format.
 pub fn emit(out: &mut impl Write, r: &Record, stip: Option<&crate::problem::Stipulation>, a: &SearchArgs) {
+    let text = render_record(r, stip, a);
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// One record in the chosen format and language, with ASCII arrows under `--ascii`.
+pub fn render_record(r: &Record, stip: Option<&crate::problem::Stipulation>, a: &SearchArgs) -> String {
     let text = match a.format {
         Format::Text => record_text(r, stip, a.lang.into()) + "\n",
         Format::Json => json_line(r) + "\n",
         Format::Yaml => yaml_doc(r),
     };
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    if a.ascii { crate::notation::ascii_arrows(&text) } else { text }
 }
 
 /// Runs `feerie solve`: exit 0, or 2 when a file cannot be read or holds invalid documents.

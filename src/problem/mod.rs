@@ -249,6 +249,15 @@ impl Problem {
                 }
             }
         }
+        for c in crate::piece::Color::BOTH {
+            if !reserves[c.index()].is_empty() && !options.reserve.allows(c) {
+                let why = match options::reserve_name(options.reserve) {
+                    Some(name) => format!("the condition {name} does not let {} use it", c.name()),
+                    None => "no Réserve condition is in force".to_string(),
+                };
+                return Err(self.twin_error(t, format!("the {} reserve holds pieces, but {why}", c.name())));
+            }
+        }
         let pieces: Vec<_> = board.iter().enumerate().filter_map(|(i, p)| p.map(|p| (crate::geometry::Square(i as u8), p))).collect();
         let side = first_mover(&stipulation, &options);
         // Keep the en-passant square when the same side moves and the pawn still stands there.

@@ -78,6 +78,9 @@ pub struct StatedTwin {
 /// assert_eq!(normalize_move("Cc5-e4+", Lang::Fr).as_deref(), Some("Sc5-e4"));
 /// assert_eq!(normalize_move("e7-e8=D#", Lang::De).as_deref(), Some("e7-e8=Q"));
 /// assert_eq!(normalize_move("Pa1v=B", Lang::En).as_deref(), Some("Pa1↓=B"));
+/// assert_eq!(normalize_move("Cd4↑", Lang::Fr).as_deref(), Some("Sd4↑"));
+/// assert_eq!(normalize_move("Ba1↓=L+", Lang::De).as_deref(), Some("Pa1↓=B"));
+/// assert_eq!(normalize_move("e2^", Lang::En).as_deref(), Some("Pe2↑"));
 /// assert_eq!(normalize_move("O-O-O", Lang::En).as_deref(), Some("0-0-0"));
 /// assert_eq!(normalize_move("hello", Lang::En), None);
 /// ```
@@ -143,9 +146,8 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
     }
     match c {
         '↑' | '^' | '↓' | 'v' => {
-            if piece.is_empty() {
-                return None;
-            }
+            // Réserve moves always name the piece (`Pa1↓=B`); a bare square is a pawn's.
+            let piece = if piece.is_empty() { "P" } else { piece.as_str() };
             let arrow = if c == '↑' || c == '^' { '↑' } else { '↓' };
             out = format!("{piece}{from}{arrow}");
             i += 1;
@@ -200,6 +202,16 @@ fn detect_lang(lines: &[&str]) -> Lang {
                 && m.chars().nth(1).is_some_and(|d| d.is_ascii_lowercase())
             {
                 letters.insert(c);
+            }
+            // A one-letter promotion (`e8=D`, `Pa1↓=F`) names a piece too.
+            if let Some((_, promo)) = m.split_once('=') {
+                let mut p = promo.chars();
+                if let Some(c) = p.next()
+                    && c.is_ascii_uppercase()
+                    && !p.next().is_some_and(|d| d.is_ascii_uppercase())
+                {
+                    letters.insert(c);
+                }
             }
         }
     }

@@ -123,6 +123,33 @@ fn key_line(out: &mut String, node: &Node, try_mark: bool, lang: Lang) {
     }
 }
 
+/// The Réserve line of a report: `  reserves (WhiteReserve): white R, black —`, the piece
+/// codes in `lang`.
+///
+/// ```
+/// use feerie::piece::Lang;
+/// use feerie::report::{ReserveState, text::reserve_line};
+/// let r = ReserveState { condition: "Reserve".into(), white: vec!["S".into(), "P".into()], black: vec![] };
+/// assert_eq!(reserve_line(&r, Lang::En), "  reserves (Reserve): white S P, black —");
+/// assert_eq!(reserve_line(&r, Lang::Fr), "  réserves (Reserve): blancs C P, noirs —");
+/// assert_eq!(reserve_line(&r, Lang::De), "  Reserven (Reserve): Weiß S B, Schwarz —");
+/// ```
+pub fn reserve_line(r: &crate::report::ReserveState, lang: Lang) -> String {
+    let (word, white, black) = match lang {
+        Lang::En => ("reserves", "white", "black"),
+        Lang::Fr => ("réserves", "blancs", "noirs"),
+        Lang::De => ("Reserven", "Weiß", "Schwarz"),
+    };
+    let list = |codes: &[String]| -> String {
+        if codes.is_empty() {
+            return "—".into();
+        }
+        let v: Vec<&str> = codes.iter().map(|c| crate::piece::Kind::from_code(c).map_or(c.as_str(), |k| k.code_in(lang))).collect();
+        v.join(" ")
+    };
+    format!("  {word} ({}): {white} {}, {black} {}", r.condition, list(&r.white), list(&r.black))
+}
+
 /// A help line: `1.B W   2.B W #`, or `1...W   2.B W` when it has an odd number of moves.
 pub fn help_line(line: &Line, lang: Lang) -> String {
     let mut s = String::from(" ");
