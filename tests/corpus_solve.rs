@@ -101,7 +101,15 @@ fn report(o: &Outcome) {
 
 const CORPUS: [&str; 3] =
     ["tests/data/corpus/popeye-regression.yaml", "tests/data/corpus/complete-keys.yaml", "tests/data/corpus/helpmate-tablebase.yaml"];
-const BUNDLED: [&str; 4] = ["problems/direct.yaml", "problems/help.yaml", "problems/self-reflex.yaml", "problems/series.yaml"];
+const BUNDLED: [&str; 7] = [
+    "problems/direct.yaml",
+    "problems/help.yaml",
+    "problems/self-reflex.yaml",
+    "problems/series.yaml",
+    "problems/reserve/direct.yaml",
+    "problems/reserve/help.yaml",
+    "problems/reserve/self-reflex.yaml",
+];
 
 #[test]
 fn corpus_fast() {

@@ -93,17 +93,25 @@ pub fn run(a: &PerftArgs) -> ExitCode {
         let mut lines: Vec<(String, u64)> =
             pos.legal_moves().iter().map(|&m| (crate::notation::move_text(&pos, m, style), count(&pos.play(m), a.depth - 1))).collect();
         lines.sort();
+        let mut text = String::new();
         for (m, n) in lines {
-            println!("{m}: {n}");
+            text.push_str(&format!("{m}: {n}\n"));
             total += n;
         }
+        print_out(&text);
         total
     } else {
         count(&pos, a.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("nodes: {nodes}");
-    println!("time: {:.3} s", secs);
-    println!("speed: {:.1} M nodes/s", nodes as f64 / secs.max(1e-9) / 1e6);
+    print_out(&format!("nodes: {nodes}\ntime: {secs:.3} s\nspeed: {:.1} M nodes/s\n", nodes as f64 / secs.max(1e-9) / 1e6));
     ExitCode::SUCCESS
+}
+
+/// Writes to standard output, ignoring a closed pipe (`feerie perft … | head` must not panic).
+fn print_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
