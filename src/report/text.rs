@@ -70,17 +70,22 @@ pub fn words(lang: Lang) -> Words {
     }
 }
 
+/// After an attacker's move: ` zugzwang.` or ` threat:` (in the chosen language) when it has one.
+fn push_threat_word(out: &mut String, node: &Node, w: &Words) {
+    if node.zugzwang {
+        out.push(' ');
+        out.push_str(w.zugzwang);
+    } else if !node.threat.is_empty() {
+        out.push(' ');
+        out.push_str(w.threat);
+    }
+}
+
 fn attack_line(out: &mut String, node: &Node, number: u32, indent: usize, lang: Lang) {
     let w = words(lang);
-    let mut head = format!("{}{}.{}", " ".repeat(indent), number, tr(node, lang));
-    if node.zugzwang {
-        head.push(' ');
-        head.push_str(w.zugzwang);
-    } else if !node.threat.is_empty() {
-        head.push(' ');
-        head.push_str(w.threat);
-    }
+    let head = format!("{}{}.{}", " ".repeat(indent), number, tr(node, lang));
     out.push_str(&head);
+    push_threat_word(out, node, &w);
     out.push('\n');
     for t in &node.threat {
         attack_line(out, t, number + 1, indent + 7, lang);
@@ -99,15 +104,9 @@ fn defence_line(out: &mut String, node: &Node, number: u32, indent: usize, lang:
 
 fn key_line(out: &mut String, node: &Node, try_mark: bool, lang: Lang) {
     let w = words(lang);
-    let mut head = format!("   1.{} {}", tr(node, lang), if try_mark { "?" } else { "!" });
-    if node.zugzwang {
-        head.push(' ');
-        head.push_str(w.zugzwang);
-    } else if !node.threat.is_empty() {
-        head.push(' ');
-        head.push_str(w.threat);
-    }
+    let head = format!("   1.{} {}", tr(node, lang), if try_mark { "?" } else { "!" });
     out.push_str(&head);
+    push_threat_word(out, node, &w);
     out.push('\n');
     for t in &node.threat {
         attack_line(out, t, 2, 10, lang);
