@@ -145,6 +145,19 @@ pub struct Brief {
     pub elapsed_ms: u64,
 }
 
+impl From<&crate::report::html::IndexRow> for Brief {
+    fn from(r: &crate::report::html::IndexRow) -> Brief {
+        Brief {
+            file: r.file.clone(),
+            document: r.document,
+            twin: r.twin.clone(),
+            verdict: r.verdict,
+            reason: r.reason.clone(),
+            elapsed_ms: r.elapsed_ms,
+        }
+    }
+}
+
 impl Brief {
     fn of(r: &Record) -> Brief {
         Brief {

@@ -89,14 +89,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
             }
             Part::Section(s) => {
                 for r in &s.rows {
-                    summary.add(Brief {
-                        file: r.file.clone(),
-                        document: r.document,
-                        twin: r.twin.clone(),
-                        verdict: r.verdict,
-                        reason: r.reason.clone(),
-                        elapsed_ms: r.elapsed_ms,
-                    });
+                    summary.add(Brief::from(r));
                 }
                 report.push(s);
             }
