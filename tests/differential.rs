@@ -158,6 +158,11 @@ fn check_position(p: &Position, promotions: &[Kind]) -> Vec<Move> {
     assert_eq!(p.has_legal_move(), !ours.is_empty(), "{fen}");
     // Bulk counting (perft's last ply) counts the same moves, drops by population count.
     assert_eq!(p.count_moves(), ours.len(), "{fen} (rule {:?}, puts {})", p.reserve_rule(), p.puts_enabled());
+    // The checking-move generator keeps exactly the moves after which the opponent is in check.
+    let mut checks = feerie::rules::chess::MoveList::new();
+    p.checking_moves(&mut checks);
+    let want_checks: Vec<Move> = ours.iter().copied().filter(|&m| p.play(m).in_check()).collect();
+    assert_eq!(sorted(checks.to_vec()), want_checks, "{fen}: checking moves");
     for &m in &ours {
         let q = p.play(m);
         let rq = r.play(m);

@@ -54,6 +54,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn gives_check(&self, m: Self::Move) -> bool {
         self.play(m).in_check()
     }
+    /// Appends the legal moves that give check to `out` (cleared first), in the order of
+    /// [`Game::moves`].
+    fn checking_moves(&self, out: &mut Vec<Self::Move>) {
+        self.moves(out);
+        out.retain(|&m| self.gives_check(m));
+    }
 }
 
 impl Game for crate::position::Position {
@@ -83,6 +89,12 @@ impl Game for crate::position::Position {
     }
     fn gives_check(&self, m: Self::Move) -> bool {
         crate::position::Position::gives_check(self, m)
+    }
+    fn checking_moves(&self, out: &mut Vec<Self::Move>) {
+        let mut list = crate::rules::chess::MoveList::new();
+        crate::position::Position::checking_moves(self, &mut list);
+        out.clear();
+        out.extend(list);
     }
     fn move_text(&self, m: Self::Move, lang: Lang) -> String {
         crate::notation::move_text(self, m, crate::notation::MoveStyle { lang, ascii: false })

@@ -38,6 +38,7 @@ struct Searcher<'a, G: Game> {
     goal: Goal,
     salt: u64,
     killers: Vec<Option<G::Move>>,
+    att_killers: Vec<Option<G::Move>>,
     pool: Vec<Vec<G::Move>>,
 }
 
@@ -51,7 +52,15 @@ fn unpack(d: u64) -> (u32, u32) {
 
 impl<'a, G: Game> Searcher<'a, G> {
     fn new(ctx: &'a Ctx, mode: Mode) -> Self {
-        Searcher { ctx, mode, goal: ctx.goal, salt: goal_salt(ctx.goal), killers: vec![None; 64], pool: Vec::new() }
+        Searcher {
+            ctx,
+            mode,
+            goal: ctx.goal,
+            salt: goal_salt(ctx.goal),
+            killers: vec![None; 64],
+            att_killers: vec![None; 64],
+            pool: Vec::new(),
+        }
     }
 
     fn moves(&mut self, p: &G) -> Vec<G::Move> {
@@ -109,6 +118,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         if n == 0 || self.ctx.tick() {
             return false;
         }
+        if n == 1 && self.mode == Mode::Direct {
+            return self.att_compute(p, n);
+        }
         let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt;
         if let Some(r) = self.probe(key, n) {
             return r;
@@ -123,29 +135,34 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut result = false;
         match self.mode {
             Mode::Direct => {
-                // Immediate goals first, then the rest with checks first.
-                let mut children: Vec<(bool, G)> = Vec::with_capacity(moves.len());
-                let mate_goal = matches!(self.goal, Goal::Mate | Goal::Check);
-                for &m in &moves {
-                    if n == 1 && mate_goal && !p.gives_check(m) {
-                        continue;
+                if matches!(self.goal, Goal::Mate | Goal::Check) {
+                    // Only a checking move can reach the goal: those are tested first, and
+                    // searched first; then the other moves.
+                    let checks = self.checks(p);
+                    result = checks.iter().any(|&m| self.goal(&p.play(m)));
+                    if !result && n > 1 {
+                        result = self.first_win(p, &checks, n) || {
+                            let mut i = 0;
+                            let quiet: Vec<G::Move> = moves
+                                .iter()
+                                .copied()
+                                .filter(|&m| {
+                                    if checks.get(i) == Some(&m) {
+                                        i += 1;
+                                        false
+                                    } else {
+                                        true
+                                    }
+                                })
+                                .collect();
+                            self.first_win(p, &quiet, n)
+                        };
                     }
-                    let q = p.play(m);
-                    if self.goal(&q) {
-                        result = true;
-                        break;
-                    }
-                    if n > 1 {
-                        children.push((q.in_check(), q));
-                    }
-                }
-                if !result && n > 1 {
-                    children.sort_by_key(|c| !c.0);
-                    for (_, q) in &children {
-                        if self.def(q, n - 1) {
-                            result = true;
-                            break;
-                        }
+                    self.give(checks);
+                } else {
+                    result = moves.iter().any(|&m| self.goal(&p.play(m)));
+                    if !result && n > 1 {
+                        result = self.first_win(p, &moves, n);
                     }
                 }
             }
@@ -164,6 +181,32 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.give(moves);
         result
+    }
+
+    /// The attacker's checking moves (a pooled vector).
+    fn checks(&mut self, p: &G) -> Vec<G::Move> {
+        let mut v = self.pool.pop().unwrap_or_default();
+        p.checking_moves(&mut v);
+        v
+    }
+
+    /// Direct play: whether one of `moves` (none reaching the goal at once) wins within `n`,
+    /// the killer of this depth first.
+    fn first_win(&mut self, p: &G, moves: &[G::Move], n: u32) -> bool {
+        let slot = (n as usize).min(63);
+        let killer = self.att_killers[slot].filter(|k| moves.contains(k));
+        if let Some(k) = killer
+            && self.def(&p.play(k), n - 1)
+        {
+            return true;
+        }
+        for &m in moves {
+            if Some(m) != killer && self.def(&p.play(m), n - 1) {
+                self.att_killers[slot] = Some(m);
+                return true;
+            }
+        }
+        false
     }
 
     /// Defender to move. Direct: can the attacker win within `n` more moves whatever the
