@@ -244,13 +244,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut result = true;
         for i in 0..moves.len() {
             let d = moves[i];
-            let r = q.play(d);
-            let ok = match self.mode {
-                Mode::Direct => self.att(&r, n),
-                Mode::SelfPlay => self.goal(&r) || (n > 1 && self.att(&r, n - 1)),
-                Mode::Reflex => n > 1 && self.att(&r, n - 1),
-            };
-            if !ok {
+            if !self.answered(q, d, n) {
                 self.killers[slot] = Some(d);
                 result = false;
                 break;
@@ -258,6 +252,52 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.give(moves);
         result
+    }
+
+    /// Whether the attacker still wins after defence `d` from `q` (`n` as in [`Self::def`]).
+    #[inline]
+    fn answered(&mut self, q: &G, d: G::Move, n: u32) -> bool {
+        let r = q.play(d);
+        match self.mode {
+            Mode::Direct => self.att(&r, n),
+            Mode::SelfPlay => self.goal(&r) || (n > 1 && self.att(&r, n - 1)),
+            Mode::Reflex => n > 1 && self.att(&r, n - 1),
+        }
+    }
+
+    /// [`Self::def`] with the defences searched side by side (below the first move, where the
+    /// work is split): the first refutation found stops the others. With one thread, `def`.
+    fn def_par(&mut self, q: &G, n: u32) -> bool {
+        use rayon::prelude::*;
+        if rayon::current_num_threads() < 2 {
+            return self.def(q, n);
+        }
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt;
+        if let Some(r) = self.probe(key, n) {
+            return r;
+        }
+        let moves = self.moves(q);
+        let result = if moves.is_empty() {
+            false
+        } else if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+            true
+        } else {
+            let (ctx, mode) = (self.ctx, self.mode);
+            !moves.par_iter().with_max_len(1).any(|&d| !Searcher::<G>::new(ctx, mode).answered(q, d, n))
+        };
+        self.give(moves);
+        self.store(key, n, result);
+        result
+    }
+
+    /// Whether attacker move `m` from the diagram `p` solves in `n`, the defences searched
+    /// side by side.
+    fn solves_root(&mut self, p: &G, m: G::Move, n: u32) -> bool {
+        let q = p.play(m);
+        match self.mode {
+            Mode::Direct => self.goal(&q) || (n > 1 && self.def_par(&q, n - 1)),
+            _ => self.def_par(&q, n),
+        }
     }
 
     /// Whether attacker move `m` from `p` solves in `n`.
@@ -278,14 +318,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.give(moves);
             return out;
         }
+        let budget = self.budget_after(n);
         for &d in &moves {
-            let r = q.play(d);
-            let ok = match self.mode {
-                Mode::Direct => self.att(&r, n - 1),
-                Mode::SelfPlay => self.goal(&r) || (n > 1 && self.att(&r, n - 1)),
-                Mode::Reflex => n > 1 && self.att(&r, n - 1),
-            };
-            if !ok {
+            if !self.answered(&q, d, budget) {
                 out.push(d);
                 if out.len() > limit {
                     break;
@@ -319,7 +354,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             let q = p.play(m);
             let mut node = Node::new(p.move_text(m, Lang::En), mark(&q), Role::Attack);
-            self.fill_after_attack(&mut node, &q, k, opts);
+            self.fill_after_attack(&mut node, &q, k, opts, false);
             nodes.push(node);
         }
         self.give(moves);
@@ -342,7 +377,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// Fills threat and defences after an attacker's move (defender to move in `q`), the
     /// move having solved within `n`.
-    fn fill_after_attack(&mut self, node: &mut Node, q: &G, n: u32, opts: &SolveOptions) {
+    fn fill_after_attack(&mut self, node: &mut Node, q: &G, n: u32, opts: &SolveOptions, par: bool) {
         let b = self.budget_after(n);
         if self.mode == Mode::Direct && (b == 0 || self.goal(q)) {
             return;
@@ -364,49 +399,68 @@ impl<'a, G: Game> Searcher<'a, G> {
             node.zugzwang = len == 0;
         }
         let moves = self.moves(q);
-        for &d in &moves {
-            if self.ctx.is_stopped() {
-                break;
-            }
-            let r = q.play(d);
-            let mut dn = Node::new(q.move_text(d, Lang::En), mark(&r), Role::Defence);
-            match self.mode {
-                Mode::Direct => {
-                    let (len, cont) = self.att_nodes(&r, b, opts);
-                    if len == 0 {
-                        continue; // a refutation: not part of a key's tree
-                    }
-                    let answered = threat_len > 0 && len == threat_len && threat_moves.iter().all(|t| cont.iter().any(|c| &c.mv == t));
-                    if answered {
-                        continue;
-                    }
-                    dn.replies = cont;
+        let threat = Threat { len: threat_len, moves: threat_moves, reflex_forced };
+        if par && rayon::current_num_threads() > 1 {
+            let (ctx, mode) = (self.ctx, self.mode);
+            let nodes = par_map(&moves, |&d| Searcher::<G>::new(ctx, mode).defence_node(q, d, b, &threat, opts));
+            node.replies.extend(nodes.into_iter().flatten());
+        } else {
+            for &d in &moves {
+                if self.ctx.is_stopped() {
+                    break;
                 }
-                Mode::SelfPlay | Mode::Reflex => {
-                    if reflex_forced {
-                        if !self.goal(&r) {
-                            continue;
-                        }
-                    } else if !self.goal(&r) {
-                        if b <= 1 {
-                            continue;
-                        }
-                        let (len, cont) = self.att_nodes(&r, b - 1, opts);
-                        if len == 0 {
-                            continue;
-                        }
-                        let answered = threat_len > 0 && len == threat_len && threat_moves.iter().all(|t| cont.iter().any(|c| &c.mv == t));
-                        if answered {
-                            continue;
-                        }
-                        dn.replies = cont;
-                    }
-                }
+                node.replies.extend(self.defence_node(q, d, b, &threat, opts));
             }
-            node.replies.push(dn);
         }
         self.give(moves);
     }
+
+    /// The node of defence `d` from `q` in a solution's tree (`b` the attacker's budget after
+    /// it), or `None` when it is not shown: a refutation, or answered by the threat alone.
+    fn defence_node(&mut self, q: &G, d: G::Move, b: u32, threat: &Threat, opts: &SolveOptions) -> Option<Node> {
+        if self.ctx.is_stopped() {
+            return None;
+        }
+        let r = q.play(d);
+        let mut dn = Node::new(q.move_text(d, Lang::En), mark(&r), Role::Defence);
+        let by_threat = |len: u32, cont: &[Node]| threat.len > 0 && len == threat.len && threat.moves.iter().all(|t| cont.iter().any(|c| &c.mv == t));
+        match self.mode {
+            Mode::Direct => {
+                let (len, cont) = self.att_nodes(&r, b, opts);
+                if len == 0 || by_threat(len, &cont) {
+                    return None; // a refutation (not part of a key's tree), or the threat
+                }
+                dn.replies = cont;
+            }
+            Mode::SelfPlay | Mode::Reflex => {
+                if threat.reflex_forced {
+                    if !self.goal(&r) {
+                        return None;
+                    }
+                } else if !self.goal(&r) {
+                    if b <= 1 {
+                        return None;
+                    }
+                    let (len, cont) = self.att_nodes(&r, b - 1, opts);
+                    if len == 0 || by_threat(len, &cont) {
+                        return None;
+                    }
+                    dn.replies = cont;
+                }
+            }
+        }
+        Some(dn)
+    }
+}
+
+/// The threat after an attacker's move, against which the defences are written out.
+struct Threat {
+    /// Its length in moves (0: none).
+    len: u32,
+    /// Its first moves.
+    moves: Vec<String>,
+    /// Reflex play: the defender can reach the goal at once, so must.
+    reflex_forced: bool,
 }
 
 /// Solves battle play from `pos` (attacker to move).
@@ -427,7 +481,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let mut keys = Vec::new();
         if works {
             let mut node = Node::new("...".into(), String::new(), Role::Key);
-            s.fill_after_attack(&mut node, pos, n, opts);
+            s.fill_after_attack(&mut node, pos, n, opts, true);
             keys.push(node);
         }
         return BattleResult { keys, tries: Vec::new(), set_play: Vec::new() };
@@ -442,11 +496,11 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let mut s = Searcher::<G>::new(ctx, mode);
         let out = if n == 0 || root_forced {
             (None, None)
-        } else if s.solves(pos, m, n) {
+        } else if s.solves_root(pos, m, n) {
             let q = pos.play(m);
             let mut node = Node::new(pos.move_text(m, Lang::En), mark(&q), Role::Key);
             if opts.tree {
-                s.fill_after_attack(&mut node, &q, n, opts);
+                s.fill_after_attack(&mut node, &q, n, opts, true);
             }
             let keep = match opts.threat {
                 Some(t) if !node.zugzwang => node.threat.is_empty() || threat_depth(&node) <= t,
@@ -460,7 +514,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                 let q = pos.play(m);
                 let mut node = Node::new(pos.move_text(m, Lang::En), mark(&q), Role::Try);
                 if opts.tree {
-                    s.fill_after_attack(&mut node, &q, n, opts);
+                    s.fill_after_attack(&mut node, &q, n, opts, true);
                 }
                 node.refutations = refs.iter().map(|&d| Node::new(q.move_text(d, Lang::En), mark(&q.play(d)), Role::Refutation)).collect();
                 (None, Some(node))
