@@ -185,6 +185,28 @@ fn check_position(p: &Position, promotions: &[Kind]) -> Vec<Move> {
     ours
 }
 
+/// Playing a move found elsewhere (a killer) with `try_play`: legal exactly when generated
+/// here, and then the same position as `play`.
+fn check_try_play(p: &Position, ours: &[Move]) {
+    let fen = p.to_fen();
+    let mut froms: Vec<u8> = (0..64u8).filter(|&s| p.piece_at(Square(s)).is_some_and(|pc| pc.color == p.side_to_move())).collect();
+    froms.push((0..64u8).find(|&s| p.piece_at(Square(s)).is_none()).unwrap_or(0));
+    for from in froms {
+        for to in 0..64u8 {
+            for promotion in [None, Some(Kind::Queen)] {
+                let m = Move::Normal { from: Square(from), to: Square(to), promotion };
+                let legal = ours.contains(&m);
+                match p.try_play(m) {
+                    Some(q) => {
+                        assert!(legal && q == p.play(m) && q.hash() == p.play(m).hash(), "{fen} {m:?}: try_play plays an illegal move")
+                    }
+                    None => assert!(!legal, "{fen} {m:?}: try_play refuses a legal move"),
+                }
+            }
+        }
+    }
+}
+
 /// `cases` random cases, or `PROPTEST_CASES` when set (for long soak runs).
 fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
@@ -200,7 +222,8 @@ proptest! {
             let start = reference::from_engine(&p, vec![]);
             let promotions = reference::promotion_choices(&start);
             prop_assert_eq!(p.promotion_kinds().collect::<Vec<_>>(), promotions.clone());
-            check_position(&p, &promotions);
+            let ours = check_position(&p, &promotions);
+            check_try_play(&p, &ours);
         }
     }
 }
@@ -245,6 +268,7 @@ proptest! {
         let promotions = reference::promotion_choices(&reference::from_engine(&p, vec![]));
         for c in choices {
             let moves = check_position(&p, &promotions);
+            check_try_play(&p, &moves);
             if moves.is_empty() {
                 break;
             }

@@ -979,6 +979,61 @@ impl Position {
         }
     }
 
+    /// The position after `m` if `m` is a legal move of this position, else `None`. Plain
+    /// moves of orthodox positions are checked directly (the piece is ours, the target is in
+    /// its reach, our king is safe afterwards); any other move is looked up in the
+    /// generated list.
+    pub fn try_play(&self, m: Move) -> Option<Position> {
+        if let Move::Normal { from, to, promotion: None } = m
+            && self.fairy == 0
+            && !self.needs_make_test()
+        {
+            let us = self.side;
+            let mover = self.mailbox[from.index()]?;
+            if mover.color != us {
+                return None;
+            }
+            let victim = self.mailbox[to.index()];
+            if victim.is_some_and(|v| v.color == us || v.kind == Kind::King) {
+                return None;
+            }
+            let occ = self.occupied();
+            let bit = 1u64 << to.0;
+            let reach = if mover.kind == Kind::Pawn {
+                let (promo_rank, up): (u64, i32) = match us {
+                    Color::White => (RANK_8, 8),
+                    Color::Black => (RANK_1, -8),
+                };
+                if bit & promo_rank != 0 {
+                    return None;
+                }
+                let one = from.0 as i32 + up;
+                let start = match us {
+                    Color::White => from.0 / 8 == 1,
+                    Color::Black => from.0 / 8 == 6,
+                };
+                if victim.is_some() {
+                    tables().pawn[us.index()][from.index()] & bit != 0
+                } else if to.0 as i32 == one {
+                    true
+                } else {
+                    start && to.0 as i32 == one + up && occ & (1u64 << one) == 0
+                }
+            } else {
+                let (quiet, cap) = self.piece_reach(mover.kind, from, occ);
+                if victim.is_some() { cap & bit != 0 } else { quiet & bit != 0 }
+            };
+            if !reach {
+                return None;
+            }
+            let q = self.play(m);
+            return (!q.king_attacked(us)).then_some(q);
+        }
+        let mut all = MoveList::new();
+        self.generate(&mut all);
+        all.contains(&m).then(|| self.play(m))
+    }
+
     /// The legal moves that give check, in the order of [`Position::legal_moves`] (the
     /// same list as filtering it with [`Position::gives_check`], built faster: with only
     /// orthodox pieces, each piece's targets are masked by the squares it would check from).

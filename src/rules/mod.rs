@@ -54,6 +54,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn gives_check(&self, m: Self::Move) -> bool {
         self.play(m).in_check()
     }
+    /// The position after `m` when `m` is a legal move here (a killer move found elsewhere),
+    /// `None` otherwise.
+    fn try_play(&self, m: Self::Move) -> Option<Self> {
+        let mut v = Vec::new();
+        self.moves(&mut v);
+        v.contains(&m).then(|| self.play(m))
+    }
     /// Appends the legal moves that give check to `out` (cleared first), in the order of
     /// [`Game::moves`].
     fn checking_moves(&self, out: &mut Vec<Self::Move>) {
@@ -89,6 +96,9 @@ impl Game for crate::position::Position {
     }
     fn gives_check(&self, m: Self::Move) -> bool {
         crate::position::Position::gives_check(self, m)
+    }
+    fn try_play(&self, m: Self::Move) -> Option<Self> {
+        crate::position::Position::try_play(self, m)
     }
     fn checking_moves(&self, out: &mut Vec<Self::Move>) {
         let mut list = crate::rules::chess::MoveList::new();

@@ -156,39 +156,38 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 
     fn att_compute(&mut self, p: &G, n: u32) -> bool {
-        let moves = self.moves(p);
         let mut result = false;
+        if self.mode == Mode::Direct && matches!(self.goal, Goal::Mate | Goal::Check) {
+            // Only a checking move can reach the goal: those are tested first, and searched
+            // first; then the other moves (generated only when needed).
+            let checks = self.checks(p);
+            result = checks.iter().any(|&m| self.goal(&p.play(m)));
+            if !result && n > 1 {
+                result = self.first_win(p, &checks, n) || {
+                    let mut quiet = self.moves(p);
+                    let mut i = 0;
+                    quiet.retain(|&m| {
+                        if checks.get(i) == Some(&m) {
+                            i += 1;
+                            false
+                        } else {
+                            true
+                        }
+                    });
+                    let r = self.first_win(p, &quiet, n);
+                    self.give(quiet);
+                    r
+                };
+            }
+            self.give(checks);
+            return result;
+        }
+        let moves = self.moves(p);
         match self.mode {
             Mode::Direct => {
-                if matches!(self.goal, Goal::Mate | Goal::Check) {
-                    // Only a checking move can reach the goal: those are tested first, and
-                    // searched first; then the other moves.
-                    let checks = self.checks(p);
-                    result = checks.iter().any(|&m| self.goal(&p.play(m)));
-                    if !result && n > 1 {
-                        result = self.first_win(p, &checks, n) || {
-                            let mut i = 0;
-                            let quiet: Vec<G::Move> = moves
-                                .iter()
-                                .copied()
-                                .filter(|&m| {
-                                    if checks.get(i) == Some(&m) {
-                                        i += 1;
-                                        false
-                                    } else {
-                                        true
-                                    }
-                                })
-                                .collect();
-                            self.first_win(p, &quiet, n)
-                        };
-                    }
-                    self.give(checks);
-                } else {
-                    result = moves.iter().any(|&m| self.goal(&p.play(m)));
-                    if !result && n > 1 {
-                        result = self.first_win(p, &moves, n);
-                    }
+                result = moves.iter().any(|&m| self.goal(&p.play(m)));
+                if !result && n > 1 {
+                    result = self.first_win(p, &moves, n);
                 }
             }
             Mode::SelfPlay | Mode::Reflex => {
@@ -251,7 +250,24 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 
     fn def_compute(&mut self, q: &G, n: u32) -> bool {
-        let mut moves = self.moves(q);
+        let slot = (n as usize).min(63);
+        let killers = self.k.def[slot];
+        // The killers first, played without generating the other moves when they are legal
+        // here: most defender nodes end with one of them (not in reflex play, where every
+        // move must first be tested for the goal).
+        let mut tried = [None; 2];
+        if self.mode != Mode::Reflex {
+            for (j, k) in killers.into_iter().enumerate() {
+                let Some(k) = k else { continue };
+                let Some(r) = q.try_play(k) else { continue };
+                if !self.answered_pos(&r, n) {
+                    self.note_refutation(slot, k);
+                    return false;
+                }
+                tried[j] = Some(k);
+            }
+        }
+        let moves = self.moves(q);
         if moves.is_empty() {
             self.give(moves);
             return false;
@@ -260,26 +276,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.give(moves);
             return true;
         }
-        let slot = (n as usize).min(63);
-        let mut front = 0;
-        for k in self.k.def[slot].into_iter().flatten() {
-            if let Some(i) = moves[front..].iter().position(|&m| m == k) {
-                moves.swap(front, front + i);
-                front += 1;
-            }
-        }
         let mut result = true;
-        for i in 0..moves.len() {
-            let d = moves[i];
+        for &d in &moves {
+            if tried.contains(&Some(d)) {
+                continue;
+            }
             if !self.answered(q, d, n) {
-                let ks = &mut self.k.def[slot];
-                if ks[0] != Some(d) {
-                    // Two killers in direct play; one elsewhere (measured as above).
-                    if self.mode == Mode::Direct {
-                        ks[1] = ks[0];
-                    }
-                    ks[0] = Some(d);
-                }
+                self.note_refutation(slot, d);
                 result = false;
                 break;
             }
@@ -288,14 +291,31 @@ impl<'a, G: Game> Searcher<'a, G> {
         result
     }
 
+    /// Remembers refutation `d` as the killer of its depth.
+    fn note_refutation(&mut self, slot: usize, d: G::Move) {
+        let ks = &mut self.k.def[slot];
+        if ks[0] != Some(d) {
+            // Two killers in direct play; one elsewhere (measured as above).
+            if self.mode == Mode::Direct {
+                ks[1] = ks[0];
+            }
+            ks[0] = Some(d);
+        }
+    }
+
     /// Whether the attacker still wins after defence `d` from `q` (`n` as in [`Self::def`]).
     #[inline]
     fn answered(&mut self, q: &G, d: G::Move, n: u32) -> bool {
-        let r = q.play(d);
+        self.answered_pos(&q.play(d), n)
+    }
+
+    /// [`Self::answered`] given the position after the defence.
+    #[inline]
+    fn answered_pos(&mut self, r: &G, n: u32) -> bool {
         match self.mode {
-            Mode::Direct => self.att(&r, n),
-            Mode::SelfPlay => self.goal(&r) || (n > 1 && self.att(&r, n - 1)),
-            Mode::Reflex => n > 1 && self.att(&r, n - 1),
+            Mode::Direct => self.att(r, n),
+            Mode::SelfPlay => self.goal(r) || (n > 1 && self.att(r, n - 1)),
+            Mode::Reflex => n > 1 && self.att(r, n - 1),
         }
     }
 
