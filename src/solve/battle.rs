@@ -224,11 +224,24 @@ impl<'a, G: Game> Searcher<'a, G> {
         {
             return true;
         }
-        for &m in moves {
-            if Some(m) != killer && self.def(&p.play(m), n - 1) {
+        // Each child is played one step ahead and its table slot prefetched, so that the
+        // cache miss of its probe overlaps the search of the child before it.
+        let mut rest = moves.iter().copied().filter(|&m| Some(m) != killer).peekable();
+        let Some(&first) = rest.peek() else { return false };
+        let salt = SALT_DEF[self.mode as usize] ^ self.salt;
+        let mut bufs = [p.play(first), p.clone()];
+        self.ctx.tt.prefetch(bufs[0].key() ^ salt);
+        let mut i = 0;
+        while let Some(m) = rest.next() {
+            if let Some(&next) = rest.peek() {
+                bufs[(i + 1) & 1] = p.play(next);
+                self.ctx.tt.prefetch(bufs[(i + 1) & 1].key() ^ salt);
+            }
+            if self.def(&bufs[i & 1], n - 1) {
                 self.k.att[slot] = Some(m);
                 return true;
             }
+            i += 1;
         }
         false
     }
