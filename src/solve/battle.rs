@@ -193,13 +193,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             Mode::SelfPlay | Mode::Reflex => {
                 let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal(&p.play(m)));
                 if !forced_goal {
-                    for &m in &moves {
-                        let q = p.play(m);
-                        if self.def(&q, n) {
-                            result = true;
-                            break;
-                        }
-                    }
+                    result = self.first_win(p, &moves, n);
                 }
             }
         }
@@ -214,13 +208,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         v
     }
 
-    /// Direct play: whether one of `moves` (none reaching the goal at once) wins within `n`,
-    /// the killer of this depth first.
+    /// Whether one of the attacker's `moves` (in direct play none reaching the goal at once)
+    /// wins within `n`, the killer of this depth first.
     fn first_win(&mut self, p: &G, moves: &[G::Move], n: u32) -> bool {
         let slot = (n as usize).min(63);
         let killer = self.k.att[slot].filter(|k| moves.contains(k));
         if let Some(k) = killer
-            && self.def(&p.play(k), n - 1)
+            && self.def(&p.play(k), self.budget_after(n))
         {
             return true;
         }
@@ -237,7 +231,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 bufs[(i + 1) & 1] = p.play(next);
                 self.ctx.tt.prefetch(bufs[(i + 1) & 1].key() ^ salt);
             }
-            if self.def(&bufs[i & 1], n - 1) {
+            if self.def(&bufs[i & 1], self.budget_after(n)) {
                 self.k.att[slot] = Some(m);
                 return true;
             }
