@@ -176,12 +176,17 @@ pub fn castle_squares(king: Square, rook: Square) -> (Square, Square) {
     if rook.0 > king.0 { (Square(king.0 + 2), Square(king.0 + 1)) } else { (Square(king.0 - 2), Square(king.0 - 1)) }
 }
 
+/// Number of orthodox kinds (king, queen, rook, bishop, knight, pawn: the first six kinds).
+pub(crate) const ORTHODOX_KINDS: usize = 6;
+
 /// A chess position. `Copy`, so that the search can copy-make.
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     pub(crate) mailbox: [Option<Piece>; 64],
     pub(crate) by_color: [u64; 2],
-    pub(crate) by_kind: [u64; Kind::COUNT],
+    /// Bitboards of the six orthodox kinds (fairy pieces are found through `fairy` and the
+    /// mailbox: keeping the position small keeps copy-make cheap).
+    pub(crate) by_kind: [u64; ORTHODOX_KINDS],
     pub(crate) side: Color,
     pub(crate) castling: u8,
     pub(crate) ep: Option<Square>,
@@ -308,7 +313,7 @@ impl Position {
         Position {
             mailbox: [None; 64],
             by_color: [0; 2],
-            by_kind: [0; Kind::COUNT],
+            by_kind: [0; ORTHODOX_KINDS],
             side: Color::White,
             castling: 0,
             ep: None,
@@ -367,7 +372,9 @@ impl Position {
         }
         // Fairy kinds on the board or in a reserve are promotion choices too.
         for &k in Kind::ALL {
-            if !k.is_orthodox() && (p.by_kind[k.index()] != 0 || p.reserves[0][k.index()] + p.reserves[1][k.index()] > 0) {
+            if !k.is_orthodox()
+                && (p.pieces(Color::White, k) | p.pieces(Color::Black, k) != 0 || p.reserves[0][k.index()] + p.reserves[1][k.index()] > 0)
+            {
                 p.promotions |= 1 << k as u32;
             }
         }
@@ -491,8 +498,9 @@ impl Position {
         let b = 1u64 << s.0;
         self.mailbox[s.index()] = Some(p);
         self.by_color[p.color.index()] |= b;
-        self.by_kind[p.kind.index()] |= b;
-        if !p.kind.is_orthodox() {
+        if p.kind.is_orthodox() {
+            self.by_kind[p.kind.index()] |= b;
+        } else {
             self.fairy |= b;
         }
         self.hash ^= ZOBRIST.piece[p.color.index()][p.kind.index()][s.index()];
@@ -503,7 +511,9 @@ impl Position {
         let p = self.mailbox[s.index()].take()?;
         let b = !(1u64 << s.0);
         self.by_color[p.color.index()] &= b;
-        self.by_kind[p.kind.index()] &= b;
+        if p.kind.is_orthodox() {
+            self.by_kind[p.kind.index()] &= b;
+        }
         self.fairy &= b;
         self.hash ^= ZOBRIST.piece[p.color.index()][p.kind.index()][s.index()];
         Some(p)
@@ -564,7 +574,17 @@ impl Position {
     /// Squares of the pieces of colour `c` and kind `k`.
     #[inline(always)]
     pub fn pieces(&self, c: Color, k: Kind) -> u64 {
-        self.by_color[c.index()] & self.by_kind[k.index()]
+        if k.is_orthodox() {
+            self.by_color[c.index()] & self.by_kind[k.index()]
+        } else {
+            let mut b = 0;
+            for s in crate::geometry::Squares(self.by_color[c.index()] & self.fairy) {
+                if self.mailbox[s.index()].is_some_and(|p| p.kind == k) {
+                    b |= 1u64 << s.0;
+                }
+            }
+            b
+        }
     }
     /// The king square of `c`, if it has a king.
     #[inline(always)]

@@ -445,39 +445,25 @@ impl Position {
         if t.pawn[by.opponent().index()][s.index()] & them & k[Kind::Pawn as usize] != 0 {
             return true;
         }
-        let knights = k[Kind::Knight as usize] | k[Kind::Amazon as usize] | k[Kind::Empress as usize] | k[Kind::Princess as usize];
-        if t.knight[s.index()] & them & knights != 0 {
+        if t.knight[s.index()] & them & k[Kind::Knight as usize] != 0 {
             return true;
         }
         if t.king[s.index()] & them & k[Kind::King as usize] != 0 {
             return true;
         }
-        let rq = k[Kind::Rook as usize] | k[Kind::Queen as usize] | k[Kind::Amazon as usize] | k[Kind::Empress as usize];
-        if rook_attacks(s, occ) & them & rq != 0 {
+        if rook_attacks(s, occ) & them & (k[Kind::Rook as usize] | k[Kind::Queen as usize]) != 0 {
             return true;
         }
-        let bq = k[Kind::Bishop as usize] | k[Kind::Queen as usize] | k[Kind::Amazon as usize] | k[Kind::Princess as usize];
-        if bishop_attacks(s, occ) & them & bq != 0 {
+        if bishop_attacks(s, occ) & them & (k[Kind::Bishop as usize] | k[Kind::Queen as usize]) != 0 {
             return true;
         }
         let fairy = them & self.fairy;
         if fairy != 0 {
-            for kind in [Kind::Camel, Kind::Zebra, Kind::Giraffe] {
-                if t.leap[kind.index()][s.index()] & them & k[kind.index()] != 0 {
-                    return true;
-                }
-            }
-            let generic = fairy
-                & !(k[Kind::Camel as usize]
-                    | k[Kind::Zebra as usize]
-                    | k[Kind::Giraffe as usize]
-                    | k[Kind::Amazon as usize]
-                    | k[Kind::Empress as usize]
-                    | k[Kind::Princess as usize]);
-            for from in Squares(generic) {
+            let bit = 1u64 << s.0;
+            for from in Squares(fairy) {
                 if let Some(p) = self.mailbox[from.index()] {
-                    let (_, cap) = reach::<Chess8x8>(p.kind.components(), from, occ);
-                    if cap & (1u64 << s.0) != 0 {
+                    let (_, cap) = self.piece_reach(p.kind, from, occ);
+                    if cap & bit != 0 {
                         return true;
                     }
                 }
@@ -853,13 +839,21 @@ impl Position {
         if let Some(v) = victim {
             hash ^= z.piece[them.index()][v.kind.index()][t];
             p.by_color[them.index()] = self.by_color[them.index()] ^ tb;
-            p.by_kind[v.kind.index()] = self.by_kind[v.kind.index()] ^ tb;
+            if v.kind.is_orthodox() {
+                p.by_kind[v.kind.index()] = self.by_kind[v.kind.index()] ^ tb;
+            }
         }
         if placed == kind {
-            p.by_kind[kind.index()] = (self.by_kind[kind.index()] & !fb) | tb;
+            if kind.is_orthodox() {
+                p.by_kind[kind.index()] = (self.by_kind[kind.index()] & !fb) | tb;
+            }
         } else {
-            p.by_kind[kind.index()] = self.by_kind[kind.index()] & !(fb | tb);
-            p.by_kind[placed.index()] = self.by_kind[placed.index()] | tb;
+            if kind.is_orthodox() {
+                p.by_kind[kind.index()] = self.by_kind[kind.index()] & !(fb | tb);
+            }
+            if placed.is_orthodox() {
+                p.by_kind[placed.index()] = self.by_kind[placed.index()] | tb;
+            }
         }
         p.fairy = (self.fairy & !(fb | tb)) | if placed.is_orthodox() { 0 } else { tb };
         p.mailbox[f] = None;
