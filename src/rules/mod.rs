@@ -1,5 +1,6 @@
 //! Rule systems. Each implements [`Game`], the only view of a game the search has.
 
+pub mod bound;
 pub mod chess;
 
 use crate::piece::{Color, Lang};
@@ -67,6 +68,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.moves(out);
         out.retain(|&m| self.gives_check(m));
     }
+    /// A lower-bound test for help play: `true` only when no sequence of moves in which
+    /// `mated` makes `mated_moves` moves and its opponent `mating_moves` (the last one
+    /// included) can end with `mated` mated. `false` means "maybe"; the default never rules
+    /// anything out.
+    fn mate_unreachable(&self, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
+        let _ = (mated, mated_moves, mating_moves);
+        false
+    }
 }
 
 impl Game for crate::position::Position {
@@ -108,5 +117,8 @@ impl Game for crate::position::Position {
     }
     fn move_text(&self, m: Self::Move, lang: Lang) -> String {
         crate::notation::move_text(self, m, crate::notation::MoveStyle { lang, ascii: false })
+    }
+    fn mate_unreachable(&self, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
+        bound::mate_unreachable(self, mated, mated_moves, mating_moves)
     }
 }

@@ -10,10 +10,20 @@
 use super::tree::{Line, LineMove};
 use super::{Ctx, SolveOptions, line_move, par_map};
 use crate::problem::stipulation::{Play, Stipulation};
+use crate::rules::bound::Gate;
 use crate::rules::{Game, Goal};
 
 const SALT_HELP: u64 = 0x4CF5_AD43_2745_937F;
 const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
+
+/// Half-moves left up to which the help search asks [`Game::mate_unreachable`] (higher up
+/// it next to never cuts).
+const MATE_BOUND_PLIES: u32 = 6;
+
+thread_local! {
+    /// Where asking [`Game::mate_unreachable`] pays, in the task running on this thread.
+    static GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
+}
 
 /// What must hold after the last half-move of a help line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -30,6 +40,9 @@ struct Helper<'a, G: Game> {
     root: G,
     goal: Goal,
     finish: Finish,
+    /// Whether lines end with a mate by the last move (`h#n`, `h#n.5`): then
+    /// [`Game::mate_unreachable`] may cut a line that can no longer end in mate.
+    mate_bound: bool,
     salt: u64,
     _g: std::marker::PhantomData<G>,
 }
@@ -61,6 +74,15 @@ impl<G: Game> Helper<'_, G> {
     fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
         if self.ctx.tick() {
             return false;
+        }
+        if self.mate_bound && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
+            // The side to move at k = 1 mates: it has ⌈k/2⌉ moves left, the mated side ⌊k/2⌋.
+            let mating = if k % 2 == 1 { p.to_move() } else { p.to_move().opponent() };
+            let cut = p.mate_unreachable(mating.opponent(), k / 2, k.div_ceil(2));
+            GATE.with_borrow_mut(|g| g.record(k, cut));
+            if cut {
+                return false;
+            }
         }
         let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish as u64 + self.salt);
         if self.ctx.tt.get(key).is_some() {
@@ -122,7 +144,8 @@ impl<G: Game> Helper<'_, G> {
 /// Every help line of `plies` half-moves from `pos`.
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
     let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
-    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, salt: 0, _g: std::marker::PhantomData };
+    let mate_bound = finish == Finish::Goal && stip.goal == Goal::Mate;
+    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, mate_bound, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
         return Vec::new();
     }
@@ -146,6 +169,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     let total = prefixes.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
+        GATE.set(Gate::default());
         let mut out = Vec::new();
         let mut line: Vec<G::Move> = Vec::new();
         let mut p = pos.clone();

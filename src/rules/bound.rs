@@ -1,0 +1,704 @@
+//! A lower bound for help play: can the side to be mated still be mated within the moves
+//! left? Used by the helpmate search to cut lines that cannot end in mate in time.
+//!
+//! The bound is a relaxation on the **empty board**: every piece is assumed free to go
+//! wherever its moves lead, pawns may capture whenever they like (so a pawn's diagonal step
+//! is always open, which also covers en passant) and a pawn reaching its last rank may become
+//! a queen, rook, bishop or knight. Every distance below is therefore a *lower* bound on the
+//! moves the real game needs, and the test only says "unreachable" when even the relaxed
+//! game cannot reach a mate.
+//!
+//! Let `M` be the side to be mated with `bm` moves left and `A` the mating side with `wa`
+//! moves left (the mating move included). A mate needs `M`'s king on some square `s` with
+//! 1. `d(s) ≤ bm`, `d` the king's distance (castling: the castled square in one move);
+//! 2. `s` attacked by an `A` piece other than the king: some `A` piece can reach, within
+//!    `wa` moves, a square from which it attacks `s` on the empty board (a discovered check
+//!    needs the same, with the unmasking piece already there: distance 0);
+//! 3. every square `f` next to `s` either attacked by `A` (the same test, the king included)
+//!    or occupied by an `M` piece other than the king. Where no `A` piece can attack `f`
+//!    within `wa` moves, an `M` piece must stand on `f`, and these are different pieces for
+//!    different squares: the sum of the least `M` distances `b(f)` over those squares, plus
+//!    `d(s)`, must be at most `bm` (castling moves king and rook at once: the rook is also
+//!    counted as already standing on its castled square).
+//!
+//! When no square `s` passes all three, no line of the given length can end in mate.
+//!
+//! With few mating moves left (up to `SHARED_MOVES`), the test is made again with the
+//! mating moves *shared out*: each `A` piece makes some of them, together at most `wa` (a
+//! castling is one king move, the rook going along for free), and what a piece attacks at
+//! the end is what it can attack after its own share; every way of sharing them is tried.
+//! A knight that must both give check from afar and guard a flight is then caught.
+//!
+//! The lines this is sure about, as a lower bound:
+//! - a piece's moves on a board with other pieces are among its moves on the empty board
+//!   (for a pawn: its pushes, its captures, en passant, each promoting on the last rank);
+//! - pieces only disappear (captures) or change by promotion, which the tables follow;
+//! - a king never gives check; after the mate, what attacks a flight on the board attacks
+//!   it on the empty board too;
+//! - different flights are filled by different pieces, and a piece's moves are its own.
+//!
+//! Asking costs about as much as visiting a few positions; [`Gate`] lets a search stop
+//! asking where the bound does not cut.
+
+use crate::geometry::Squares;
+use crate::piece::{Color, Kind};
+use crate::position::{Position, castle, castle_squares};
+use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use arrayvec::ArrayVec;
+use std::sync::LazyLock;
+
+/// Move counts the tables distinguish; the last entry holds every square reachable at all
+/// (so a count beyond it is answered generously, never wrongly).
+const STEPS: usize = 16;
+
+/// Table slots: king, queen, rook, bishop, knight, white pawn, black pawn.
+const SLOTS: usize = 7;
+const KING: usize = 0;
+const ROOK: usize = 2;
+
+/// The kinds of the first five slots.
+const PIECES: [Kind; 5] = [Kind::King, Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
+
+/// Promotion kinds of orthodox chess (the relaxation knows only these).
+const PROMOTIONS: u32 = (1 << Kind::Queen as u32) | (1 << Kind::Rook as u32) | (1 << Kind::Bishop as u32) | (1 << Kind::Knight as u32);
+
+/// Reach tables on the empty board, for each slot, square and number of moves.
+struct Tables {
+    /// `reach[slot][from][n]`: the squares the piece can stand on after at most `n` moves.
+    reach: Vec<[u64; STEPS]>,
+    /// `attack[slot][from][n]`: the squares it can attack after at most `n` moves.
+    attack: Vec<[u64; STEPS]>,
+}
+
+impl Tables {
+    #[inline(always)]
+    fn reach(&self, slot: usize, from: usize, n: usize) -> u64 {
+        self.reach[slot * 64 + from][n.min(STEPS - 1)]
+    }
+    #[inline(always)]
+    fn attack(&self, slot: usize, from: usize, n: usize) -> u64 {
+        self.attack[slot * 64 + from][n.min(STEPS - 1)]
+    }
+}
+
+/// Empty-board moves (= attacks) of an orthodox piece other than the pawn.
+fn piece_moves(k: Kind, s: usize) -> u64 {
+    let sq = crate::geometry::Square(s as u8);
+    match k {
+        Kind::King => king_attacks(sq),
+        Kind::Queen => rook_attacks(sq, 0) | bishop_attacks(sq, 0),
+        Kind::Rook => rook_attacks(sq, 0),
+        Kind::Bishop => bishop_attacks(sq, 0),
+        Kind::Knight => knight_attacks(sq),
+        _ => unreachable!("not a table piece: {k:?}"),
+    }
+}
+
+/// Relaxed moves of a pawn of colour `c` on `s`: one step forward, two from its initial
+/// rank, one diagonally forward (a capture, en passant included), whatever stands there.
+fn pawn_moves(c: Color, s: usize) -> u64 {
+    let rank = s / 8;
+    let (last, start, up): (usize, usize, i32) = match c {
+        Color::White => (7, 1, 8),
+        Color::Black => (0, 6, -8),
+    };
+    if rank == last {
+        return 0;
+    }
+    let fwd = (s as i32 + up) as usize;
+    let mut m = 1u64 << fwd;
+    if rank == start {
+        m |= 1u64 << (fwd as i32 + up) as usize;
+    }
+    m | pawn_attacks(c, crate::geometry::Square(s as u8))
+}
+
+/// Reach and attack sets of a piece starting on `from` in table slot `slot`, by number of
+/// moves: a breadth-first search over (square, form) with bitboards, where a pawn reaching
+/// its last rank goes on as a queen, rook, bishop or knight (the same move). The last entry
+/// is the closure: everything reachable at all.
+fn layers(slot: usize, from: usize) -> ([u64; STEPS], [u64; STEPS]) {
+    // Forms are table slots: 0..5 the pieces, 5 and 6 the white and black pawn.
+    let pawn = match slot {
+        5 => Some(Color::White),
+        6 => Some(Color::Black),
+        _ => None,
+    };
+    let last_rank = match pawn {
+        Some(Color::White) => 0xFFu64 << 56,
+        Some(Color::Black) => 0xFF,
+        None => 0,
+    };
+    let moves = |form: usize, x: usize| if form >= 5 { pawn_moves(pawn.expect("pawn form"), x) } else { piece_moves(PIECES[form], x) };
+    let attacks = |form: usize, x: usize| {
+        if form >= 5 { pawn_attacks(pawn.expect("pawn form"), crate::geometry::Square(x as u8)) } else { piece_moves(PIECES[form], x) }
+    };
+    let mut at = [0u64; SLOTS];
+    at[slot] = 1u64 << from;
+    let mut frontier = at;
+    let (mut reach, mut attack) = ([0u64; STEPS], [0u64; STEPS]);
+    let (mut r, mut a) = (1u64 << from, attacks(slot, from));
+    reach[0] = r;
+    attack[0] = a;
+    let mut n = 1;
+    loop {
+        let mut next = [0u64; SLOTS];
+        for form in 0..SLOTS {
+            for x in Squares(frontier[form]) {
+                let t = moves(form, x.index());
+                if form >= 5 {
+                    next[form] |= t & !last_rank;
+                    for promoted in 1..5 {
+                        next[promoted] |= t & last_rank;
+                    }
+                } else {
+                    next[form] |= t;
+                }
+            }
+        }
+        let mut grew = false;
+        for form in 0..SLOTS {
+            frontier[form] = next[form] & !at[form];
+            at[form] |= frontier[form];
+            grew |= frontier[form] != 0;
+            r |= frontier[form];
+            for x in Squares(frontier[form]) {
+                a |= attacks(form, x.index());
+            }
+        }
+        let i = n.min(STEPS - 1);
+        reach[i] = r;
+        attack[i] = a;
+        if !grew && n >= STEPS - 1 {
+            break;
+        }
+        n += 1;
+    }
+    (reach, attack)
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let mut reach = vec![[0u64; STEPS]; SLOTS * 64];
+    let mut attack = vec![[0u64; STEPS]; SLOTS * 64];
+    for slot in 0..SLOTS {
+        for from in 0..64 {
+            if slot >= 5 && (from / 8 == 0 || from / 8 == 7) {
+                continue; // no pawn stands there
+            }
+            (reach[slot * 64 + from], attack[slot * 64 + from]) = layers(slot, from);
+        }
+    }
+    Tables { reach, attack }
+});
+
+/// A castling still allowed: the king's square after it, the rook's square before and after.
+#[derive(Clone, Copy)]
+struct Castling {
+    king_to: usize,
+    rook_from: usize,
+    rook_to: usize,
+}
+
+/// The castlings `c` still has a right to, its king on `king`.
+fn castlings(p: &Position, c: Color, king: usize) -> ArrayVec<Castling, 2> {
+    let (base, bits) = match c {
+        Color::White => (0u8, [castle::WK, castle::WQ]),
+        Color::Black => (56, [castle::BK, castle::BQ]),
+    };
+    let mut out = ArrayVec::new();
+    if king / 8 != base as usize / 8 {
+        return out;
+    }
+    for (bit, rook) in [(bits[0], base + 7), (bits[1], base)] {
+        if p.castling() & bit != 0 {
+            let (k, r) = castle_squares(crate::geometry::Square(king as u8), crate::geometry::Square(rook));
+            out.push(Castling { king_to: k.index(), rook_from: rook as usize, rook_to: r.index() });
+        }
+    }
+    out
+}
+
+/// Most mating moves for which the moves are shared out among the mating pieces (beyond,
+/// each piece is given them all).
+const SHARED_MOVES: usize = 3;
+/// Most ways of sharing them out that are tried.
+const SHARED_WAYS: usize = 64;
+
+/// The squares next to one of `b` (a square of `b` only when next to another one).
+fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let v = b | h;
+    h | (v << 8) | (v >> 8)
+}
+
+/// `n + k - 1` choose `k`: the ways of sharing `k` moves among `n` pieces (capped).
+fn ways(n: usize, k: usize) -> usize {
+    let mut w = 1usize;
+    for i in 1..=k {
+        w = w.saturating_mul(n + i - 1) / i;
+    }
+    w
+}
+
+/// Most moves of the mated side the bound handles (beyond, it does not apply).
+const MATED_MOVES: usize = 7;
+
+/// The mated side: where its king and other pieces can be within the moves left.
+struct MatedSide<'a> {
+    p: &'a Position,
+    mated: Color,
+    bm: usize,
+    /// `king_reach[j]`: squares the king can stand on after at most `j` moves.
+    king_reach: [u64; MATED_MOVES + 1],
+    /// The rooks' squares after the castlings still allowed.
+    castled_rooks: ArrayVec<usize, 2>,
+    /// `stand[j]`: squares another piece can stand on within `j` moves (computed for
+    /// `j < stand_done`).
+    stand: [u64; MATED_MOVES + 1],
+    stand_done: usize,
+}
+
+impl MatedSide<'_> {
+    /// `stand`, computed up to `n` moves.
+    fn stand(&mut self, n: usize) -> &[u64; MATED_MOVES + 1] {
+        if self.stand_done <= n {
+            let t = &*TABLES;
+            let from = self.stand_done;
+            if from == 0 {
+                // With no move: where the pieces stand.
+                self.stand[0] = self.p.color_bb(self.mated) & !self.p.pieces(self.mated, Kind::King);
+                for &rook in &self.castled_rooks {
+                    self.stand[0] |= 1u64 << rook;
+                }
+            }
+            let first = from.max(1);
+            for (kind, sl) in
+                [(Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + self.mated.index())]
+            {
+                for s in Squares(self.p.pieces(self.mated, kind)) {
+                    for j in first..=n {
+                        self.stand[j] |= t.reach(sl, s.index(), j);
+                    }
+                }
+            }
+            // Castling moves the rook with the king, at no move of its own.
+            for &rook in &self.castled_rooks {
+                for j in first..=n {
+                    self.stand[j] |= t.reach(ROOK, rook, j);
+                }
+            }
+            self.stand_done = n + 1;
+        }
+        &self.stand
+    }
+
+    /// Whether some king square passes the test when the mating side can attack `cover`
+    /// (king included) and `check` (king excluded).
+    fn mate_possible(&mut self, cover: u64, check: u64) -> bool {
+        let bm = self.bm;
+        let squares = self.king_reach[bm] & check;
+        if squares == 0 {
+            return false;
+        }
+        // A square whose flights are all attacked.
+        let open = !cover;
+        if squares & !neighbours(open) != 0 {
+            return true;
+        }
+        // The others need the mated side's pieces on the open flights.
+        let mut seen = 0u64;
+        for j in 0..=bm {
+            let ring = self.king_reach[j] & !seen;
+            seen |= ring;
+            let budget = bm - j;
+            let stand = self.stand(budget);
+            // Flights no piece can reach in time rule their neighbours out.
+            let fit = ring & check & !neighbours(open & !stand[budget]);
+            if fit != 0 && budget == 0 {
+                return true; // every open flight already occupied
+            }
+            for s in Squares(fit) {
+                let needed = king_attacks(s) & open;
+                // Σ b(f) over the needed flights: b(f) = the least i with f in stand[i].
+                let cost: u32 = (0..budget).map(|i| (needed & !stand[i]).count_ones()).sum();
+                if cost as usize <= budget {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// What one mating piece can attack with `b` moves, for `b` up to [`SHARED_MOVES`]:
+/// `(cover, check)`, `check` empty for the king.
+type Reach = [(u64, u64); SHARED_MOVES + 1];
+
+/// Tries every way of sharing `left` moves among `pieces` (the last one takes the rest);
+/// true when one passes.
+fn share(side: &mut MatedSide, pieces: &[Reach], left: usize, cover: u64, check: u64) -> bool {
+    match pieces {
+        [] => side.mate_possible(cover, check),
+        [last] => side.mate_possible(cover | last[left].0, check | last[left].1),
+        [first, rest @ ..] => (0..=left).any(|b| {
+            // More moves that attack nothing more are better left to the others.
+            (b == 0 || first[b] != first[b - 1]) && share(side, rest, left - b, cover | first[b].0, check | first[b].1)
+        }),
+    }
+}
+
+/// Whether no line can mate `mated` when it has `mated_moves` moves left and its opponent
+/// `mating_moves` (the mating move included), on the relaxed empty-board game of the module
+/// documentation. `false` when the bound does not apply (fairy pieces, fairy promotions,
+/// Réserve, a missing king) or when a mate is not ruled out.
+///
+/// With few mating moves and few mating pieces that matter, the mating moves are moreover
+/// shared out: the pieces' moves add up to at most `mating_moves`, and every way of sharing
+/// them is tried.
+pub fn mate_unreachable(p: &Position, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
+    if p.has_fairy() || p.reserve_rule().any() || p.promotions != PROMOTIONS || mated_moves as usize > MATED_MOVES {
+        return false;
+    }
+    let Some(km) = p.king(mated) else { return false };
+    let km = km.index();
+    let t = &*TABLES;
+    let (wa, bm) = (mating_moves as usize, mated_moves as usize);
+    let a = mated.opponent();
+    let rights = p.castling() != 0;
+
+    // Where M's king can be in time.
+    let castled = if rights { castlings(p, mated, km) } else { ArrayVec::new() };
+    let mut side = MatedSide {
+        p,
+        mated,
+        bm,
+        king_reach: [0; MATED_MOVES + 1],
+        castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
+        stand: [0; MATED_MOVES + 1],
+        stand_done: 0,
+    };
+    for j in 0..=bm {
+        let mut r = t.reach(KING, km, j);
+        if j > 0 {
+            for c in &castled {
+                r |= t.reach(KING, c.king_to, j - 1);
+            }
+        }
+        side.king_reach[j] = r;
+    }
+    // The squares that matter: the king's and their neighbours.
+    let near = side.king_reach[bm] | neighbours(side.king_reach[bm]);
+
+    // A's pieces that can attack a square that matters, with all the moves.
+    let a_castled = match p.king(a) {
+        Some(k) if rights => castlings(p, a, k.index()),
+        _ => ArrayVec::new(),
+    };
+    let reach_of = |sl: usize, s: usize, b: usize| -> (u64, u64) {
+        let mut att = t.attack(sl, s, b);
+        if sl == KING {
+            if b > 0 {
+                for c in &a_castled {
+                    att |= t.attack(KING, c.king_to, b - 1);
+                }
+            }
+            return (att, 0);
+        }
+        if sl == ROOK {
+            // A rook that castles with the king lands on its square at no move of its own.
+            for c in a_castled.iter().filter(|c| c.rook_from == s) {
+                att |= t.attack(ROOK, c.rook_to, b);
+            }
+        }
+        (att, att)
+    };
+    let (mut cover, mut check) = (0u64, 0u64);
+    let mut pieces: ArrayVec<(usize, usize), 16> = ArrayVec::new();
+    for (kind, sl) in
+        [(Kind::King, KING), (Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + a.index())]
+    {
+        for s in Squares(p.pieces(a, kind)) {
+            let (c, k) = reach_of(sl, s.index(), wa);
+            if c & near != 0 {
+                cover |= c;
+                check |= k;
+                if pieces.try_push((sl, s.index())).is_err() {
+                    return false;
+                }
+            }
+        }
+    }
+    // Each piece with all the moves.
+    if !side.mate_possible(cover, check) {
+        return true;
+    }
+    // The moves shared out.
+    if wa > SHARED_MOVES || pieces.len() < 2 || ways(pieces.len(), wa) > SHARED_WAYS {
+        return false;
+    }
+    let mut reaches: ArrayVec<Reach, 16> = ArrayVec::new();
+    for &(sl, s) in &pieces {
+        let mut r = [(0, 0); SHARED_MOVES + 1];
+        for (b, e) in r.iter_mut().enumerate().take(wa + 1) {
+            *e = reach_of(sl, s, b);
+        }
+        reaches.push(r);
+    }
+    !share(&mut side, &reaches, wa, 0, 0)
+}
+
+/// Half-moves left up to which a [`Gate`] keeps counts (and lets the bound be asked).
+pub const GATE_PLIES: usize = 8;
+
+/// Decides where asking [`mate_unreachable`] pays: per number of half-moves left, the bound
+/// stays on while it cuts often enough to save more than it costs, and while off it is still
+/// asked now and then, so that a part of the tree where it pays turns it back on. Only the
+/// speed depends on it: the bound is sound whether asked or not.
+#[derive(Clone, Debug)]
+pub struct Gate {
+    asked: [u32; GATE_PLIES],
+    cut: [u32; GATE_PLIES],
+    on: [bool; GATE_PLIES],
+    skipped: [u32; GATE_PLIES],
+}
+
+impl Default for Gate {
+    fn default() -> Self {
+        Gate { asked: [0; GATE_PLIES], cut: [0; GATE_PLIES], on: [true; GATE_PLIES], skipped: [0; GATE_PLIES] }
+    }
+}
+
+impl Gate {
+    /// Calls judged at a time.
+    const WINDOW: u32 = 256;
+    /// While off, the bound is asked once in this many times.
+    const SAMPLE: u32 = 16;
+
+    /// Whether to ask the bound at a node with `k` half-moves left.
+    #[inline]
+    pub fn ask(&mut self, k: u32) -> bool {
+        let k = k as usize;
+        if k >= GATE_PLIES {
+            return false;
+        }
+        if self.on[k] {
+            return true;
+        }
+        self.skipped[k] += 1;
+        if self.skipped[k] >= Self::SAMPLE {
+            self.skipped[k] = 0;
+            return true;
+        }
+        false
+    }
+
+    /// Records the answer of a bound asked at `k` half-moves left.
+    #[inline]
+    pub fn record(&mut self, k: u32, cut: bool) {
+        let k = k as usize;
+        if k >= GATE_PLIES {
+            return;
+        }
+        self.asked[k] += 1;
+        self.cut[k] += cut as u32;
+        if self.asked[k] >= Self::WINDOW {
+            // A cut next to the mate saves one move generation (on when at least one call in
+            // four cuts); higher up, a whole subtree (one in 32).
+            let rate = if k <= 1 { 4 } else { 32 };
+            self.on[k] = self.cut[k] * rate >= self.asked[k];
+            self.asked[k] = 0;
+            self.cut[k] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> usize {
+        crate::position::parse_sq(name).unwrap().index()
+    }
+
+    fn dist(slot: usize, from: &str, to: &str) -> usize {
+        (0..STEPS).find(|&n| TABLES.reach(slot, sq(from), n) & (1u64 << sq(to)) != 0).unwrap_or(usize::MAX)
+    }
+
+    #[test]
+    fn empty_board_distances() {
+        assert_eq!(dist(KING, "a1", "h8"), 7);
+        assert_eq!(dist(4, "a1", "h8"), 6);
+        assert_eq!(dist(4, "a1", "b2"), 4);
+        assert_eq!(dist(3, "c1", "h6"), 1);
+        assert_eq!(dist(3, "c1", "h5"), usize::MAX);
+        assert_eq!(dist(ROOK, "a1", "h8"), 2);
+        // A white pawn: e2-e4 in one, a capture to d3 in one, promotion on e8 in five, and
+        // then a knight to f6 in one more; never backwards.
+        assert_eq!(dist(5, "e2", "e4"), 1);
+        assert_eq!(dist(5, "e2", "d3"), 1);
+        assert_eq!(dist(5, "e2", "e8"), 5);
+        assert_eq!(dist(5, "e2", "a8"), 5);
+        assert_eq!(dist(5, "e2", "f6"), 3); // e4, e5, then a capture
+        assert_eq!(dist(5, "e2", "e1"), 6); // promoted on e8, then back down as a rook or queen
+        assert_eq!(dist(6, "e7", "e5"), 1);
+        // Attacks: a pawn on e2 attacks d3/f3 at once.
+        assert!(TABLES.attack(5, sq("e2"), 0) & (1u64 << sq("d3")) != 0);
+    }
+
+    /// A plain breadth-first search over (square, form) states, one state at a time.
+    fn reference(slot: usize, from: usize) -> ([u64; STEPS], [u64; STEPS]) {
+        let pawn = if slot == 6 { Color::Black } else { Color::White };
+        let last_rank = if pawn == Color::White { 7 } else { 0 };
+        let attacks =
+            |f: usize, x: usize| if f >= 5 { pawn_attacks(pawn, crate::geometry::Square(x as u8)) } else { piece_moves(PIECES[f], x) };
+        let mut dist = vec![usize::MAX; 64 * SLOTS];
+        let mut queue = std::collections::VecDeque::from([(from, slot)]);
+        dist[from * SLOTS + slot] = 0;
+        while let Some((x, f)) = queue.pop_front() {
+            let d = dist[x * SLOTS + f];
+            let mut next = Vec::new();
+            if f >= 5 {
+                for t in Squares(pawn_moves(pawn, x)) {
+                    let t = t.index();
+                    if t / 8 == last_rank {
+                        next.extend((1..5).map(|g| (t, g)));
+                    } else {
+                        next.push((t, f));
+                    }
+                }
+            } else {
+                next.extend(Squares(piece_moves(PIECES[f], x)).map(|t| (t.index(), f)));
+            }
+            for (t, g) in next {
+                if dist[t * SLOTS + g] == usize::MAX {
+                    dist[t * SLOTS + g] = d + 1;
+                    queue.push_back((t, g));
+                }
+            }
+        }
+        let (mut reach, mut attack) = ([0u64; STEPS], [0u64; STEPS]);
+        for (i, &d) in dist.iter().enumerate() {
+            if d != usize::MAX {
+                for n in d.min(STEPS - 1)..STEPS {
+                    reach[n] |= 1u64 << (i / SLOTS);
+                    attack[n] |= attacks(i % SLOTS, i / SLOTS);
+                }
+            }
+        }
+        (reach, attack)
+    }
+
+    #[test]
+    fn tables_match_a_plain_search() {
+        for slot in 0..SLOTS {
+            for from in 0..64 {
+                if slot >= 5 && (from / 8 == 0 || from / 8 == 7) {
+                    continue;
+                }
+                let (r, a) = reference(slot, from);
+                assert_eq!(TABLES.reach[slot * 64 + from], r, "reach, slot {slot} from {from}");
+                assert_eq!(TABLES.attack[slot * 64 + from], a, "attack, slot {slot} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_step_holds_everything_reachable() {
+        // Every finite distance fits the table, so its last entry is exact as well.
+        for slot in 0..SLOTS {
+            for from in 0..64 {
+                let (r, a) = (TABLES.reach[slot * 64 + from], TABLES.attack[slot * 64 + from]);
+                assert_eq!(r[STEPS - 2], r[STEPS - 1], "slot {slot} from {from}");
+                assert_eq!(a[STEPS - 2], a[STEPS - 1], "slot {slot} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn stand_is_the_same_whatever_the_order_asked() {
+        let fens = [
+            "r3k2r/pp1n4/2b5/8/3Q4/8/5P2/4K3 b kq - 0 1",
+            "4k3/1q6/8/8/3N4/8/p1P2B2/R3K2R w KQ - 0 1",
+            "8/3k4/2p1n3/8/1B6/8/4PP2/6K1 b - - 0 1",
+        ];
+        for fen in fens {
+            let p = Position::from_fen(fen).unwrap();
+            let mated = p.side_to_move();
+            let km = p.king(mated).unwrap().index();
+            let castled = castlings(&p, mated, km);
+            let side = || MatedSide {
+                p: &p,
+                mated,
+                bm: MATED_MOVES,
+                king_reach: [0; MATED_MOVES + 1],
+                castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
+                stand: [0; MATED_MOVES + 1],
+                stand_done: 0,
+            };
+            // Straight from the tables: every piece but the king, castled rooks at no cost.
+            let mut want = [0u64; MATED_MOVES + 1];
+            for (j, w) in want.iter_mut().enumerate() {
+                for s in Squares(p.color_bb(mated)) {
+                    let piece = p.piece_at(s).unwrap();
+                    let sl = match piece.kind {
+                        Kind::King => continue,
+                        Kind::Pawn => 5 + mated.index(),
+                        k => PIECES.iter().position(|&x| x == k).unwrap(),
+                    };
+                    *w |= TABLES.reach(sl, s.index(), j);
+                }
+                for c in &castled {
+                    *w |= TABLES.reach(ROOK, c.rook_to, j);
+                }
+            }
+            for order in [[0, 1, 2, MATED_MOVES], [2, 0, MATED_MOVES, 1], [MATED_MOVES, 0, 0, 0], [1, 1, 3, 2]] {
+                let mut m = side();
+                for n in order {
+                    let got = *m.stand(n);
+                    assert_eq!(got[..=n], want[..=n], "{fen} {order:?} {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_gate_turns_off_and_back_on() {
+        let mut g = Gate::default();
+        // Never cutting: off after a window, then asked one time in SAMPLE.
+        for _ in 0..Gate::WINDOW {
+            assert!(g.ask(3));
+            g.record(3, false);
+        }
+        let asked = (0..Gate::SAMPLE * 4).filter(|_| g.ask(3)).count();
+        assert_eq!(asked, 4);
+        // Other depths keep their own counts.
+        assert!(g.ask(2));
+        // Cutting again while sampled: back on after a window of samples.
+        let mut n = 0;
+        while n < Gate::WINDOW {
+            if g.ask(3) {
+                g.record(3, true);
+                n += 1;
+            }
+        }
+        assert!(g.ask(3) && g.ask(3));
+        // Beyond the counted depths: never asked.
+        assert!(!g.ask(GATE_PLIES as u32));
+    }
+
+    #[test]
+    fn bound_on_simple_positions() {
+        // White Kh1 Pa2; Black Kh8 Rg7 (g7 guarded by the king): White to mate.
+        let p = Position::from_fen("7k/6r1/8/8/8/8/P7/7K w - - 0 1").unwrap();
+        // One move each: no white piece can check h8 or the squares around.
+        assert!(mate_unreachable(&p, Color::Black, 0, 1));
+        assert!(mate_unreachable(&p, Color::Black, 1, 2));
+        // The mate is reachable with a queen: a2-a4 … a8=Q: not ruled out far enough ahead.
+        assert!(!mate_unreachable(&p, Color::Black, 8, 8));
+        // A back-rank mate in one is not ruled out.
+        let q = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        assert!(!mate_unreachable(&q, Color::Black, 0, 1));
+    }
+}

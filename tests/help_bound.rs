@@ -1,0 +1,342 @@
+//! The helpmate bound (`Game::mate_unreachable`, `src/rules/bound.rs`) against brute force.
+//!
+//! 1. `the_bound_never_cuts_a_mate`: on random orthodox positions (castling rights, en-passant
+//!    squares, pawns about to promote, pieces crowded round the kings, often one weak side
+//!    with knights, a bishop or pawns against a side crowding its own king, where the bound
+//!    is tight) and on the positions a few random moves further, every node of the full help
+//!    tree up to `k` half-moves is visited; wherever the bound says "no mate in `k`", a plain
+//!    search from that node must find no line of exactly `k` half-moves ending in mate. The
+//!    test also counts that the bound fired often and that mating lines through castling
+//!    (either side), promotion and en passant were met (the bound was asked, and held, on
+//!    those lines).
+//! 2. `special_moves_are_not_cut`: hand-made positions where the bound is tight and the mate
+//!    needs castling, a castled rook closing a flight, a capture that promotes, a self-block.
+//!    Each of them fails when the matching part of the relaxation is left out.
+//! 3. `helpmates_match_the_reference`: the solver (with the bound) against a plain
+//!    enumeration of help lines (`h#1`, `h#1.5`, `h#2`, `h#2.5`, `h#3`) on random orthodox
+//!    positions: the same solutions.
+//!
+//! `HELP_BOUND_CASES` sets the number of random positions (default 3000; the third test takes
+//! one in 14 of that).
+
+use feerie::geometry::Square;
+use feerie::piece::{Color, Kind, Lang, Piece};
+use feerie::position::{Move, Position, Setup, castle};
+use feerie::problem::Stipulation;
+use feerie::rules::Game;
+use feerie::solve::{SolveOptions, solve};
+use std::collections::{BTreeSet, HashMap};
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+fn moves(p: &Position) -> Vec<Move> {
+    p.legal_moves().to_vec()
+}
+
+fn mated(p: &Position) -> bool {
+    p.in_check() && moves(p).is_empty()
+}
+
+/// The mated side and the moves each side has left, for a help line of `k` half-moves from
+/// `p` that ends in mate: the side to move at the last half-move mates.
+fn sides(p: &Position, k: u32) -> (Color, u32, u32) {
+    let mating = if k % 2 == 1 { p.side_to_move() } else { p.side_to_move().opponent() };
+    (mating.opponent(), k / 2, k.div_ceil(2))
+}
+
+/// A random orthodox position, or `None` when the setup is not legal.
+fn random_position(r: &mut Rng) -> Option<Position> {
+    let mut board: [Option<Piece>; 64] = [None; 64];
+    let mut castling = 0;
+    let castle_layout = r.chance(35);
+    let (wk, bk) = if castle_layout {
+        (4u8, 60u8)
+    } else {
+        // Mostly near their own edges, where mates happen; sometimes anywhere.
+        let wk = if r.chance(70) { r.below(24) } else { r.below(64) } as u8;
+        let bk = if r.chance(70) { 40 + r.below(24) } else { r.below(64) } as u8;
+        (wk, bk)
+    };
+    if wk == bk {
+        return None;
+    }
+    board[wk as usize] = Some(Piece::new(Color::White, Kind::King));
+    board[bk as usize] = Some(Piece::new(Color::Black, Kind::King));
+    if castle_layout {
+        for (bit, sq, color) in
+            [(castle::WK, 7, Color::White), (castle::WQ, 0, Color::White), (castle::BK, 63, Color::Black), (castle::BQ, 56, Color::Black)]
+        {
+            if r.chance(60) {
+                board[sq] = Some(Piece::new(color, Kind::Rook));
+                castling |= bit;
+            }
+        }
+    }
+    let kinds = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn, Kind::Pawn];
+    // Often one side is weak (knights, a bishop, pawns: where the bound is tight) and the
+    // other crowds its own king (self-blocks: its pieces fill the flights).
+    let weak = if r.chance(45) { Some(r.chance(50)) } else { None };
+    let mut weak_pieces = 0;
+    let extra = 1 + r.below(if weak.is_some() { 8 } else { 6 });
+    for _ in 0..extra {
+        let white = r.chance(50);
+        let is_weak = weak == Some(white);
+        if is_weak && weak_pieces == 2 {
+            continue;
+        }
+        let kind = if is_weak {
+            weak_pieces += 1;
+            [Kind::Knight, Kind::Knight, Kind::Bishop, Kind::Pawn][r.below(4) as usize]
+        } else {
+            kinds[r.below(kinds.len() as u64) as usize]
+        };
+        let own = if white { wk } else { bk } as i32;
+        let enemy = if white { bk } else { wk } as i32;
+        let target = if weak.is_some() && !is_weak { own } else { enemy };
+        let sq = if kind == Kind::Pawn && r.chance(50) {
+            // About to promote.
+            let f = r.below(8) as u8;
+            if white { 48 + f } else { 8 + f }
+        } else if r.chance(if weak.is_some() { 80 } else { 60 }) {
+            // Within two files and ranks of the enemy king (of its own, for the strong side).
+            let f = target % 8 + r.below(5) as i32 - 2;
+            let rk = target / 8 + r.below(5) as i32 - 2;
+            if !(0..8).contains(&f) || !(0..8).contains(&rk) {
+                continue;
+            }
+            (rk * 8 + f) as u8
+        } else {
+            r.below(64) as u8
+        };
+        if board[sq as usize].is_some() || (kind == Kind::Pawn && !(8..56).contains(&sq)) {
+            continue;
+        }
+        board[sq as usize] = Some(Piece::new(if white { Color::White } else { Color::Black }, kind));
+    }
+    let side = if r.chance(50) { Color::White } else { Color::Black };
+    // En passant: the opponent's pawn has just double-stepped next to one of ours.
+    let mut ep = None;
+    if r.chance(30) {
+        let f = r.below(8) as i32;
+        let g = if f == 0 || (f < 7 && r.chance(50)) { f + 1 } else { f - 1 };
+        let (rank, crossed, from, them) = match side {
+            Color::White => (4, 5, 6, Color::Black),
+            Color::Black => (3, 2, 1, Color::White),
+        };
+        let (pawn, ours, cross, start) =
+            ((rank * 8 + f) as usize, (rank * 8 + g) as usize, (crossed * 8 + f) as usize, (from * 8 + f) as usize);
+        if board[pawn].is_none() && board[ours].is_none() && board[cross].is_none() && board[start].is_none() {
+            board[pawn] = Some(Piece::new(them, Kind::Pawn));
+            board[ours] = Some(Piece::new(side, Kind::Pawn));
+            ep = Some(Square(cross as u8));
+        }
+    }
+    let pieces = (0..64u8).filter_map(|i| board[i as usize].map(|p| (Square(i), p))).collect();
+    Position::from_setup(&Setup { pieces, side: Some(side), castling, ep, ..Setup::default() }).ok()
+}
+
+/// What the brute-force walk met.
+#[derive(Default, Debug)]
+struct Stats {
+    /// Nodes where the bound was asked.
+    asked: u64,
+    /// Nodes where it said "no mate" (and brute force agreed).
+    cut: u64,
+    /// Nodes from which a mating line exists.
+    mating: u64,
+    /// Moves on mating lines: castling by the mated side, by the mating side, promotions,
+    /// en-passant captures.
+    castle_mated: u64,
+    castle_mating: u64,
+    promotion: u64,
+    en_passant: u64,
+}
+
+/// Whether a line of exactly `k` half-moves from `p` ends in mate; checks the bound at every
+/// node of the tree on the way (memoised on the key and `k`).
+fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Stats) -> bool {
+    if let Some(&v) = memo.get(&(p.hash(), k)) {
+        return v;
+    }
+    let mut any = false;
+    for m in moves(p) {
+        let q = p.play(m);
+        let reached = if k == 1 { mated(&q) } else { walk(&q, k - 1, memo, st) };
+        if reached {
+            any = true;
+            match m {
+                Move::Castle { .. } if k.is_multiple_of(2) => st.castle_mated += 1,
+                Move::Castle { .. } => st.castle_mating += 1,
+                Move::Normal { promotion: Some(_), .. } => st.promotion += 1,
+                Move::EnPassant { .. } => st.en_passant += 1,
+                _ => {}
+            }
+        }
+    }
+    let (m, bm, wa) = sides(p, k);
+    st.asked += 1;
+    if p.mate_unreachable(m, bm, wa) {
+        st.cut += 1;
+        assert!(!any, "the bound cuts a mate in {k} half-moves: {} ({m:?} mated, {bm} and {wa} moves)", p.to_fen());
+    }
+    if any {
+        st.mating += 1;
+    }
+    memo.insert((p.hash(), k), any);
+    any
+}
+
+#[test]
+fn the_bound_never_cuts_a_mate() {
+    let mut r = Rng(0x00B0_0DED_5EED_0001);
+    let mut st = Stats::default();
+    let cases: u32 = std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000);
+    let mut done = 0;
+    while done < cases {
+        let Some(mut p) = random_position(&mut r) else { continue };
+        // Sometimes a few random moves further (rights lost, promoted pieces, captures).
+        for _ in 0..r.below(4) {
+            let ms = moves(&p);
+            if ms.is_empty() {
+                break;
+            }
+            p = p.play(ms[r.below(ms.len() as u64) as usize]);
+        }
+        done += 1;
+        let width = moves(&p).len().max(1) as u64;
+        // Deeper trees where the position is narrow.
+        let k = match width {
+            0..=12 => 2 + r.below(4),
+            13..=30 => 1 + r.below(4),
+            _ => 1 + r.below(3),
+        } as u32;
+        let mut memo = HashMap::new();
+        walk(&p, k, &mut memo, &mut st);
+    }
+    eprintln!("{st:?}");
+    // Not vacuous: the bound fires, mates exist, and the special moves occur on mating lines.
+    assert!(st.cut * 5 > st.asked, "{st:?}");
+    assert!(st.mating > 1000, "{st:?}");
+    if cases >= 3000 {
+        assert!(st.castle_mated > 0 && st.castle_mating > 0 && st.promotion > 0 && st.en_passant > 0, "{st:?}");
+    }
+}
+
+/// Hand-made positions where a special move is part of the only way to mate in time, each
+/// tight for the bound: leaving the special move out of the relaxation would cut the mate.
+#[test]
+fn special_moves_are_not_cut() {
+    let check = |fen: &str, k: u32| {
+        let p = Position::from_fen(fen).expect(fen);
+        let mut st = Stats::default();
+        assert!(walk(&p, k, &mut HashMap::new(), &mut st), "{fen}: no mate in {k}");
+    };
+    // The mated side castles long and its rook closes d8: 1...0-0-0 2.Sf5-e7#. No white piece
+    // can attack d8 in one move, and the king needs the castling to reach c8 in one: both the
+    // castling king step and the rook standing on d8 at no extra cost are needed.
+    check("r3k3/1ppp4/N7/5N2/8/8/8/7K b q - 0 1", 2);
+    // The same with the king's castling step alone needed (found by a search against the
+    // bound with castling left out of the king's reach).
+    check("r3k3/P2b4/Np6/8/8/8/8/2K2N2 b q - 0 1", 2);
+    // Self-blocks: the mated side's last move fills the flight no white piece can reach in
+    // time. 1...Rb8-g8 2.Sg5-f7#; 1...Rh2-h7 2.c7-c8=Q#.
+    check("1r5k/6pp/8/6N1/8/8/8/K7 b - - 0 1", 2);
+    check("7k/2P5/5K2/8/8/8/7r/8 b - - 0 1", 2);
+    // White castles and mates: 0-0 puts the rook on f1 (see tests/solver_reference.rs).
+    check("8/8/8/3Q3B/5k2/8/7P/3NK2R w K - 0 1", 1);
+    // A capture with promotion mates: h2*g1=Q or =R.
+    check("8/1P6/8/8/8/k3b3/1N5p/6RK b - - 0 1", 1);
+    // Promotion with check and mate: f7-f8=Q.
+    check("7k/5Ppp/8/8/8/8/8/K7 w - - 0 1", 1);
+    // En passant opens the fifth rank for the rook on a5.
+    check("6N1/8/5K2/RPp4k/8/4N3/5B2/8 w - c6 0 1", 1);
+}
+
+/// Every help line of exactly `plies` half-moves ending in mate, by plain enumeration
+/// (`root` and `prefix` to write the moves out); gives up (returns false) after `budget`
+/// positions.
+fn help_lines(
+    root: &Position,
+    p: &Position,
+    plies: u32,
+    prefix: &mut Vec<Move>,
+    out: &mut BTreeSet<Vec<String>>,
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    for m in moves(p) {
+        let q = p.play(m);
+        prefix.push(m);
+        if plies == 1 {
+            if mated(&q) {
+                let mut r = *root;
+                let line = prefix
+                    .iter()
+                    .map(|&m| {
+                        let t = r.move_text(m, Lang::En);
+                        r = r.play(m);
+                        t
+                    })
+                    .collect();
+                out.insert(line);
+            }
+        } else if !help_lines(root, &q, plies - 1, prefix, out, budget) {
+            return false;
+        }
+        prefix.pop();
+    }
+    true
+}
+
+#[test]
+fn helpmates_match_the_reference() {
+    let mut r = Rng(0x00B0_0DED_5EED_0002);
+    let cases: u32 = std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000) / 14;
+    let mut done = 0;
+    let (mut solutions, mut compared) = (0, 0);
+    while done < cases {
+        let Some(p) = random_position(&mut r) else { continue };
+        if moves(&p).is_empty() {
+            continue;
+        }
+        done += 1;
+        let stips = ["h#1", "h#1.5", "h#2", "h#2.5", "h#3"];
+        for stip in stips {
+            let s: Stipulation = stip.parse().expect(stip);
+            // The stipulation's first mover is the side to move in these tests.
+            let mut want = BTreeSet::new();
+            if !help_lines(&p, &p, s.help_plies(), &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
+                continue; // too big a tree, or too many lines, for a quick reference
+            }
+            let opts = SolveOptions { threads: 1, hash_mb: 4, tree: false, ..SolveOptions::default() };
+            let solved = solve(&p, &s, &opts);
+            assert!(solved.complete);
+            let got: BTreeSet<Vec<String>> = solved.phases[0].lines.iter().map(|l| l.iter().map(|m| m.mv.clone()).collect()).collect();
+            assert_eq!(got, want, "{} {stip}", p.to_fen());
+            solutions += want.len();
+            compared += 1;
+        }
+    }
+    eprintln!("{cases} positions, {compared} stipulations compared, {solutions} solutions");
+    assert!(solutions > 100 && compared > cases, "{compared} compared, {solutions} solutions");
+}
