@@ -89,13 +89,14 @@ impl<G: Game> Helper<'_, G> {
             return false; // proven: no solution
         }
         let mut moves = Vec::new();
-        p.moves(&mut moves);
+        // At the last half-move of a mate or check goal only checking moves can reach it.
+        if k == 1 && self.finish == Finish::Goal && matches!(self.goal, Goal::Mate | Goal::Check) {
+            p.checking_moves(&mut moves);
+        } else {
+            p.moves(&mut moves);
+        }
         let mut found = false;
-        let checks_only = k == 1 && self.finish == Finish::Goal && matches!(self.goal, Goal::Mate | Goal::Check);
         for &m in &moves {
-            if checks_only && !p.gives_check(m) {
-                continue;
-            }
             let q = p.play(m);
             if k == 1 {
                 if self.finished(&q) {
@@ -154,7 +155,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     pos.moves(&mut first);
     let threads = rayon::current_num_threads();
     let mut prefixes: Vec<Vec<G::Move>> = first.iter().map(|&m| vec![m]).collect();
-    if plies > 2 && prefixes.len() < 4 * threads {
+    if plies > 3 || (plies > 2 && prefixes.len() < 4 * threads) {
         let mut deeper = Vec::new();
         for &m in &first {
             let q = pos.play(m);
@@ -232,12 +233,12 @@ impl<G: Game> Series<'_, G> {
             SeriesEnd::Direct => q.goal_reached(self.goal).then(Vec::new),
             SeriesEnd::Help => {
                 let mut v = Vec::new();
-                q.moves(&mut v);
-                let r: Vec<LineMove> = v
-                    .iter()
-                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached(self.goal))
-                    .map(|&d| line_move(q, d))
-                    .collect();
+                if self.needs_check() {
+                    q.checking_moves(&mut v);
+                } else {
+                    q.moves(&mut v);
+                }
+                let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
                 (!r.is_empty()).then_some(r)
             }
             SeriesEnd::SelfPlay => {
