@@ -573,17 +573,7 @@ impl Position {
             _ => 0,
         };
         if mask != 0 {
-            let kk = &self.by_kind;
-            let snipers = (rook_attacks(k, 0) & (kk[Kind::Rook as usize] | kk[Kind::Queen as usize])
-                | bishop_attacks(k, 0) & (kk[Kind::Bishop as usize] | kk[Kind::Queen as usize]))
-                & enemy;
-            let mut pinned = 0u64;
-            for s in Squares(snipers) {
-                let b = t.between[k.index()][s.index()] & occ;
-                if b.count_ones() == 1 {
-                    pinned |= b & own;
-                }
-            }
+            let pinned = self.lone_blockers(k, enemy, own);
             let pawns = self.pieces(us, Kind::Pawn) & !pinned;
             let pushes = match us {
                 Color::White => (pawns << 8) & !occ,
@@ -597,7 +587,7 @@ impl Position {
                     return true;
                 }
             }
-            let others = own & !kk[Kind::Pawn as usize] & !kk[Kind::King as usize] & !pinned;
+            let others = own & !self.by_kind[Kind::Pawn as usize] & !self.by_kind[Kind::King as usize] & !pinned;
             for from in Squares(others) {
                 if let Some(p) = self.mailbox[from.index()] {
                     let (quiet, cap) = self.piece_reach(p.kind, from, occ);
@@ -1028,6 +1018,27 @@ impl Position {
         all.contains(&m).then(|| self.play(m))
     }
 
+    /// The pieces of `of` that stand alone between the king square `ksq` and an orthodox
+    /// slider of `sliders` on its line: pinned pieces (our pieces, enemy sliders) or
+    /// discoverers of check (our pieces, our sliders, the enemy king).
+    #[inline]
+    fn lone_blockers(&self, ksq: Square, sliders: u64, of: u64) -> u64 {
+        let t = tables();
+        let kk = &self.by_kind;
+        let occ = self.occupied();
+        let snipers = (rook_attacks(ksq, 0) & (kk[Kind::Rook as usize] | kk[Kind::Queen as usize])
+            | bishop_attacks(ksq, 0) & (kk[Kind::Bishop as usize] | kk[Kind::Queen as usize]))
+            & sliders;
+        let mut found = 0u64;
+        for s in Squares(snipers) {
+            let between = t.between[ksq.index()][s.index()] & occ;
+            if between.count_ones() == 1 {
+                found |= between & of;
+            }
+        }
+        found
+    }
+
     /// The legal moves that give check, in the order of [`Position::legal_moves`] (the
     /// same list as filtering it with [`Position::gives_check`], built faster: with only
     /// orthodox pieces, each piece's targets are masked by the squares it would check from).
@@ -1047,17 +1058,7 @@ impl Position {
         let b = bishop_attacks(ksq, occ);
         let r = rook_attacks(ksq, occ);
         let direct = [t.pawn[them.index()][ksq.index()], t.knight[ksq.index()], b, r, b | r, 0];
-        let kk = &self.by_kind;
-        let snipers = (rook_attacks(ksq, 0) & (kk[Kind::Rook as usize] | kk[Kind::Queen as usize])
-            | bishop_attacks(ksq, 0) & (kk[Kind::Bishop as usize] | kk[Kind::Queen as usize]))
-            & own;
-        let mut discoverers = 0u64;
-        for s in Squares(snipers) {
-            let between = t.between[ksq.index()][s.index()] & occ;
-            if between.count_ones() == 1 {
-                discoverers |= between & own;
-            }
-        }
+        let discoverers = self.lone_blockers(ksq, own, own);
         let mut sink = CheckSink { pos: self, out, ksq, direct, discoverers };
         self.gen_inner(&mut sink, true);
     }
