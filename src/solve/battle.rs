@@ -34,6 +34,7 @@ pub(crate) struct BattleResult {
 
 /// Killer moves per depth: the last refutation (defender) and the last winning move
 /// (attacker) found there, tried first.
+#[derive(Clone)]
 struct Killers<M> {
     def: Vec<[Option<M>; 2]>,
     att: Vec<Option<M>>,
@@ -46,8 +47,10 @@ impl<M: Copy> Killers<M> {
 }
 
 /// Killers handed from one task to the next, so that what refuted one first move is tried
-/// first against the next.
-type KillerHome<M> = std::sync::Mutex<Vec<Killers<M>>>;
+/// first against the next: each task starts from a copy of the killers of the task that
+/// ended last (one set for all threads; a pool of sets, one per thread, left each thread
+/// with its own stale refutations: Wenda #5 on two threads, 2.0 M positions against 1.9 M).
+type KillerHome<M> = std::sync::Mutex<Option<Killers<M>>>;
 
 struct Searcher<'a, G: Game> {
     ctx: &'a Ctx,
@@ -61,8 +64,10 @@ struct Searcher<'a, G: Game> {
 
 impl<G: Game> Drop for Searcher<'_, G> {
     fn drop(&mut self) {
-        if let Ok(mut h) = self.home.lock() {
-            h.push(std::mem::replace(&mut self.k, Killers { def: Vec::new(), att: Vec::new() }));
+        if self.mode == Mode::Direct
+            && let Ok(mut h) = self.home.lock()
+        {
+            *h = Some(std::mem::replace(&mut self.k, Killers { def: Vec::new(), att: Vec::new() }));
         }
     }
 }
@@ -81,7 +86,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         // go from task to task. Self and reflex play solved slower that way (Petkov's s#4:
         // 1.34 M positions with fresh killers, 2.1 M with handed-on ones).
         let k = match mode {
-            Mode::Direct => home.lock().ok().and_then(|mut h| h.pop()),
+            Mode::Direct => home.lock().ok().and_then(|h| h.clone()),
             _ => None,
         }
         .unwrap_or_else(Killers::new);
@@ -326,12 +331,17 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
     }
 
-    /// [`Self::def`] with the defences searched side by side (below the first move, where the
-    /// work is split): the first refutation found stops the others. With one thread, `def`.
-    fn def_par(&mut self, q: &G, n: u32) -> bool {
+    /// [`Self::def`] with the work split over threads for `lvl` more plies, young brothers
+    /// wait: the killers (usually the refutation) are searched alone first, and only when
+    /// none of them refutes are the other defences searched side by side, the first
+    /// refutation found stopping the rest. With one thread, or `lvl` 0, `def`.
+    fn def_split(&mut self, q: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if rayon::current_num_threads() < 2 {
+        if lvl == 0 || rayon::current_num_threads() < 2 {
             return self.def(q, n);
+        }
+        if self.ctx.tick() {
+            return false;
         }
         let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt;
         if let Some(r) = self.probe(key, n) {
@@ -343,8 +353,92 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
             true
         } else {
-            let (ctx, mode, home) = (self.ctx, self.mode, self.home);
-            !moves.par_iter().with_max_len(1).any(|&d| !Searcher::<G>::new(ctx, mode, home).answered(q, d, n))
+            let slot = (n as usize).min(63);
+            let killers: Vec<G::Move> = self.k.def[slot].iter().flatten().copied().filter(|k| moves.contains(k)).collect();
+            let first = killers.iter().copied().find(|&k| !self.answered_split(&q.play(k), n, lvl));
+            if let Some(k) = first {
+                self.note_refutation(slot, k);
+                false
+            } else {
+                let (ctx, mode, home) = (self.ctx, self.mode, self.home);
+                let rest: Vec<G::Move> = moves.iter().copied().filter(|d| !killers.contains(d)).collect();
+                let refutation =
+                    rest.par_iter().with_max_len(1).find_any(|&&d| !Searcher::<G>::new(ctx, mode, home).answered_split(&q.play(d), n, lvl));
+                if let Some(&d) = refutation {
+                    self.note_refutation(slot, d);
+                }
+                refutation.is_none()
+            }
+        };
+        self.give(moves);
+        self.store(key, n, result);
+        result
+    }
+
+    /// [`Self::answered_pos`] with the attacker's reply split over threads (`lvl` as in
+    /// [`Self::def_split`]).
+    fn answered_split(&mut self, r: &G, n: u32, lvl: u32) -> bool {
+        match self.mode {
+            Mode::Direct => self.att_split(r, n, lvl - 1),
+            Mode::SelfPlay => self.goal(r) || (n > 1 && self.att_split(r, n - 1, lvl - 1)),
+            Mode::Reflex => n > 1 && self.att_split(r, n - 1, lvl - 1),
+        }
+    }
+
+    /// [`Self::att`] with the work split over threads for `lvl` more plies: the killer (or
+    /// the first move) alone first, then the other moves side by side, the first win found
+    /// stopping the rest. At a node that fails, where every move must be searched, nothing
+    /// is searched in vain.
+    fn att_split(&mut self, p: &G, n: u32, lvl: u32) -> bool {
+        use rayon::prelude::*;
+        if lvl == 0 || n < 2 || rayon::current_num_threads() < 2 {
+            return self.att(p, n);
+        }
+        if self.ctx.tick() {
+            return false;
+        }
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt;
+        if let Some(r) = self.probe(key, n) {
+            return r;
+        }
+        let mut moves = self.moves(p);
+        let goal_now = match self.mode {
+            Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal(&p.play(m))),
+            Mode::SelfPlay => false,
+        };
+        let result = if goal_now {
+            // Direct play: a win at once; reflex play: the attacker must take the goal, so
+            // it cannot win in the stipulated way.
+            self.mode == Mode::Direct
+        } else {
+            if self.mode == Mode::Direct && matches!(self.goal, Goal::Mate | Goal::Check) {
+                // Checks first, as in the sequential search.
+                let checks = self.checks(p);
+                moves.sort_by_key(|m| !checks.contains(m));
+                self.give(checks);
+            }
+            let slot = (n as usize).min(63);
+            let first = self.k.att[slot].filter(|k| moves.contains(k)).or(moves.first().copied());
+            let budget = self.budget_after(n);
+            match first {
+                None => false,
+                Some(f) if self.def_split(&p.play(f), budget, lvl - 1) => {
+                    self.k.att[slot] = Some(f);
+                    true
+                }
+                Some(f) => {
+                    let (ctx, mode, home) = (self.ctx, self.mode, self.home);
+                    let rest: Vec<G::Move> = moves.iter().copied().filter(|&m| m != f).collect();
+                    let win = rest
+                        .par_iter()
+                        .with_max_len(1)
+                        .find_any(|&&m| Searcher::<G>::new(ctx, mode, home).def_split(&p.play(m), budget, lvl - 1));
+                    if let Some(&m) = win {
+                        self.k.att[slot] = Some(m);
+                    }
+                    win.is_some()
+                }
+            }
         };
         self.give(moves);
         self.store(key, n, result);
@@ -356,8 +450,8 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn solves_root(&mut self, p: &G, m: G::Move, n: u32) -> bool {
         let q = p.play(m);
         match self.mode {
-            Mode::Direct => self.goal(&q) || (n > 1 && self.def_par(&q, n - 1)),
-            _ => self.def_par(&q, n),
+            Mode::Direct => self.goal(&q) || (n > 1 && self.def_split(&q, n - 1, SPLIT_PLIES)),
+            _ => self.def_split(&q, n, SPLIT_PLIES),
         }
     }
 
@@ -526,6 +620,11 @@ struct Threat {
 }
 
 /// Solves battle play from `pos` (attacker to move).
+/// Plies below a first move over which the work is split between threads: enough to keep
+/// every thread busy when a few first moves are left, shallow enough that the tasks stay
+/// large (measured on Wenda #5 and Petkov's s#4: 3 or more plies cost positions).
+const SPLIT_PLIES: u32 = 2;
+
 pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> BattleResult {
     let mode = match stip.play {
         Play::Direct => Mode::Direct,
@@ -533,7 +632,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         _ => Mode::Reflex,
     };
     let n = stip.moves;
-    let home: KillerHome<G::Move> = std::sync::Mutex::new(Vec::new());
+    let home: KillerHome<G::Move> = std::sync::Mutex::new(None);
     if opts.post_key {
         // The diagram is the position after the key: the defender moves.
         let mut s = Searcher::<G>::new(ctx, mode, &home);
@@ -555,7 +654,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.
     let root_forced = mode == Mode::Reflex && first.iter().any(|&m| pos.play(m).goal_reached(ctx.goal));
-    let results: Vec<(Option<Node>, Option<Node>)> = par_map(&first, |&m| {
+    let rootf = |&m: &G::Move| {
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let out = if n == 0 || root_forced {
             (None, None)
@@ -592,7 +691,8 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
             p.update(d, total, n);
         }
         out
-    });
+    };
+    let results: Vec<(Option<Node>, Option<Node>)> = super::par_map_ordered(&first, rootf);
     let mut keys = Vec::new();
     let mut tries = Vec::new();
     for (k, t) in results {

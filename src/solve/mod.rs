@@ -288,3 +288,29 @@ pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync 
     use rayon::prelude::*;
     items.par_iter().with_max_len(1).map(f).collect()
 }
+
+/// [`par_map`] taking the items in their order: each thread takes the next item not yet
+/// taken, so that what the search learns from the first items (table entries, killers)
+/// serves the later ones as it would in a one-thread search. The threads left without an
+/// item steal work inside the last ones.
+pub(crate) fn par_map_ordered<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    use std::sync::Mutex;
+    let workers = rayon::current_num_threads().min(items.len());
+    if workers < 2 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    (0..workers).into_par_iter().with_max_len(1).for_each(|_| {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            let r = f(item);
+            if let Ok(mut slot) = slots[i].lock() {
+                *slot = Some(r);
+            }
+        }
+    });
+    slots.into_iter().filter_map(|s| s.into_inner().ok().flatten()).collect()
+}
