@@ -16,6 +16,12 @@
 //!    enumeration of help lines (`h#1`, `h#1.5`, `h#2`, `h#2.5`, `h#3`) on random orthodox
 //!    positions: the same solutions.
 //!
+//! 4. `the_bound_never_cuts_a_series_mate`: the same brute-force check for series play, where
+//!    one side makes all the moves: `ser-#` (the other side stands still: 0 moves against
+//!    `k`) and `ser-h#` (`k` moves, then mated in one).
+//! 5. `series_mates_match_the_reference`: the solver (with the bound) against a plain
+//!    enumeration of series lines (`ser-#1` to `ser-#3`, `ser-h#1` to `ser-h#3`).
+//!
 //! `HELP_BOUND_CASES` sets the number of random positions (default 3000; the third test takes
 //! one in 14 of that).
 
@@ -24,6 +30,7 @@ use feerie::piece::{Color, Kind, Lang, Piece};
 use feerie::position::{Move, Position, Setup, castle};
 use feerie::problem::Stipulation;
 use feerie::rules::Game;
+use feerie::solve::Solved;
 use feerie::solve::{SolveOptions, solve};
 use std::collections::{BTreeSet, HashMap};
 
@@ -333,6 +340,208 @@ fn helpmates_match_the_reference() {
             assert!(solved.complete);
             let got: BTreeSet<Vec<String>> = solved.phases[0].lines.iter().map(|l| l.iter().map(|m| m.mv.clone()).collect()).collect();
             assert_eq!(got, want, "{} {stip}", p.to_fen());
+            solutions += want.len();
+            compared += 1;
+        }
+    }
+    eprintln!("{cases} positions, {compared} stipulations compared, {solutions} solutions");
+    assert!(solutions > 100 && compared > cases, "{compared} compared, {solutions} solutions");
+}
+
+/// How a series ends: `ser-#` (the series' last move mates) or `ser-h#` (then the other side
+/// mates in one).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum SeriesEnd {
+    Direct,
+    Help,
+}
+
+/// The other side's mating replies that end a series after a series move (`q`: the other
+/// side to move), as moves; `Some(vec![])` for `ser-#` when the series move mated; `None`
+/// when the series does not end there.
+fn series_ending(q: &Position, end: SeriesEnd) -> Option<Vec<Move>> {
+    match end {
+        SeriesEnd::Direct => mated(q).then(Vec::new),
+        SeriesEnd::Help => {
+            let replies: Vec<Move> = moves(q).into_iter().filter(|&d| mated(&q.play(d))).collect();
+            (!replies.is_empty()).then_some(replies)
+        }
+    }
+}
+
+/// Whether the series goes on after a series move that did not end it: Popeye's rules, no
+/// check before the last move, and the other side (which passes) must have a move.
+fn series_goes_on(q: &Position) -> bool {
+    !q.in_check() && !moves(q).is_empty()
+}
+
+/// The bound's question for a series of up to `k` moves from `p` (series side to move).
+fn series_sides(p: &Position, k: u32, end: SeriesEnd) -> (Color, u32, u32) {
+    match end {
+        SeriesEnd::Direct => (p.side_to_move().opponent(), 0, k),
+        SeriesEnd::Help => (p.side_to_move(), k, 1),
+    }
+}
+
+/// Whether a series of up to `k` moves from `p` ends in mate; checks the bound at every node
+/// of the series tree on the way (memoised).
+fn series_walk(p: &Position, k: u32, end: SeriesEnd, memo: &mut HashMap<(u64, u32), bool>, st: &mut Stats) -> bool {
+    if let Some(&v) = memo.get(&(p.hash(), k)) {
+        return v;
+    }
+    let mut any = false;
+    for m in moves(p) {
+        let q = p.play(m);
+        let reached = if series_ending(&q, end).is_some() {
+            true
+        } else {
+            k > 1 && series_goes_on(&q) && series_walk(&Game::pass(&q), k - 1, end, memo, st)
+        };
+        any |= reached;
+        if reached {
+            match m {
+                Move::Castle { .. } => st.castle_mating += 1,
+                Move::Normal { promotion: Some(_), .. } => st.promotion += 1,
+                Move::EnPassant { .. } => st.en_passant += 1,
+                _ => {}
+            }
+        }
+    }
+    let (m, bm, wa) = series_sides(p, k, end);
+    st.asked += 1;
+    if p.mate_unreachable(m, bm, wa) {
+        st.cut += 1;
+        assert!(!any, "the bound cuts a {end:?} series mate in {k}: {} ({m:?} mated, {bm} and {wa} moves)", p.to_fen());
+    }
+    if any {
+        st.mating += 1;
+    }
+    memo.insert((p.hash(), k), any);
+    any
+}
+
+#[test]
+fn the_bound_never_cuts_a_series_mate() {
+    let mut r = Rng(0x00B0_0DED_5EED_0003);
+    let cases: u32 = std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000) / 3;
+    for end in [SeriesEnd::Direct, SeriesEnd::Help] {
+        let mut st = Stats::default();
+        let mut done = 0;
+        while done < cases {
+            let Some(p) = random_position(&mut r) else { continue };
+            done += 1;
+            let width = moves(&p).len().max(1) as u64;
+            let k = match width {
+                0..=12 => 2 + r.below(3),
+                13..=30 => 1 + r.below(3),
+                _ => 1 + r.below(2),
+            } as u32;
+            series_walk(&p, k, end, &mut HashMap::new(), &mut st);
+        }
+        eprintln!("{end:?}: {st:?}");
+        // Not vacuous: the bound fires and mating series exist.
+        assert!(st.cut * 5 > st.asked, "{end:?}: {st:?}");
+        assert!(st.mating > 100, "{end:?}: {st:?}");
+    }
+}
+
+/// Every series line of up to `k` moves from `p` (series side to move) ending in mate, as
+/// move texts (`prefix` from `root`, the other side passing between series moves); gives up
+/// (returns false) after `budget` positions.
+#[allow(clippy::too_many_arguments)]
+fn series_lines(
+    root: &Position,
+    p: &Position,
+    k: u32,
+    end: SeriesEnd,
+    prefix: &mut Vec<Move>,
+    out: &mut BTreeSet<Vec<String>>,
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    for m in moves(p) {
+        let q = p.play(m);
+        prefix.push(m);
+        if let Some(replies) = series_ending(&q, end) {
+            let mut r = *root;
+            let mut line = Vec::new();
+            for (i, &s) in prefix.iter().enumerate() {
+                line.push(r.move_text(s, Lang::En));
+                r = r.play(s);
+                if i + 1 < prefix.len() {
+                    r = Game::pass(&r);
+                }
+            }
+            if replies.is_empty() {
+                out.insert(line.clone());
+            }
+            for d in replies {
+                let mut l = line.clone();
+                l.push(q.move_text(d, Lang::En));
+                out.insert(l);
+            }
+        } else if k > 1 && series_goes_on(&q) && !series_lines(root, &Game::pass(&q), k - 1, end, prefix, out, budget) {
+            return false;
+        }
+        prefix.pop();
+    }
+    true
+}
+
+fn lines_of(solved: &Solved) -> BTreeSet<Vec<String>> {
+    solved.phases[0].lines.iter().map(|l| l.iter().map(|m| m.mv.clone()).collect()).collect()
+}
+
+#[test]
+fn series_mates_match_the_reference() {
+    // Tight hand-made series first, with no shorter solution: the bound must leave the
+    // series side all its moves (the king walking into the mate picture, the white king
+    // coming closer).
+    for (fen, stip, end) in [
+        ("8/8/8/3pP3/8/3k4/5p2/1K6 w - d6 0 1", "ser-h#2", SeriesEnd::Help),
+        ("7k/8/5K2/8/8/8/8/R7 w - - 0 1", "ser-#2", SeriesEnd::Direct),
+        ("7k/8/8/8/4K3/8/8/R7 w - - 0 1", "ser-#3", SeriesEnd::Direct),
+    ] {
+        let p = Position::from_fen(fen).expect(fen);
+        let s: Stipulation = stip.parse().expect(stip);
+        let mut want = BTreeSet::new();
+        assert!(series_lines(&p, &p, s.moves, end, &mut Vec::new(), &mut want, &mut 1_000_000));
+        let longest = want.iter().map(Vec::len).max().unwrap_or(0);
+        let shortest = want.iter().map(Vec::len).min().unwrap_or(0);
+        assert!(shortest == longest && longest as u32 == s.moves + (end == SeriesEnd::Help) as u32, "{fen} {stip}: {want:?}");
+        let opts = SolveOptions { threads: 1, hash_mb: 4, tree: false, ..SolveOptions::default() };
+        assert_eq!(lines_of(&solve(&p, &s, &opts)), want, "{fen} {stip}");
+    }
+    let mut r = Rng(0x00B0_0DED_5EED_0004);
+    let cases: u32 = std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000) / 10;
+    let mut done = 0;
+    let (mut solutions, mut compared) = (0, 0);
+    while done < cases {
+        let Some(p) = random_position(&mut r) else { continue };
+        if moves(&p).is_empty() {
+            continue;
+        }
+        done += 1;
+        for (stip, end) in [
+            ("ser-#1", SeriesEnd::Direct),
+            ("ser-#2", SeriesEnd::Direct),
+            ("ser-#3", SeriesEnd::Direct),
+            ("ser-h#1", SeriesEnd::Help),
+            ("ser-h#2", SeriesEnd::Help),
+            ("ser-h#3", SeriesEnd::Help),
+        ] {
+            let s: Stipulation = stip.parse().expect(stip);
+            let mut want = BTreeSet::new();
+            if !series_lines(&p, &p, s.moves, end, &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
+                continue;
+            }
+            let opts = SolveOptions { threads: 1, hash_mb: 4, tree: false, ..SolveOptions::default() };
+            let solved = solve(&p, &s, &opts);
+            assert!(solved.complete);
+            assert_eq!(lines_of(&solved), want, "{} {stip}", p.to_fen());
             solutions += want.len();
             compared += 1;
         }

@@ -219,6 +219,11 @@ struct Series<'a, G: Game> {
     end: SeriesEnd,
 }
 
+thread_local! {
+    /// Where asking [`Game::mate_unreachable`] pays in series play (per series moves left).
+    static SERIES_GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
+}
+
 impl<G: Game> Series<'_, G> {
     /// Whether a move reaching the goal must give check (mate and check goals): the other
     /// moves need not be played to be ruled out.
@@ -286,9 +291,30 @@ impl<G: Game> Series<'_, G> {
         }
     }
 
+    /// Whether no series of up to `k` moves from `p` (series side to move) can end in mate,
+    /// by [`Game::mate_unreachable`]: in `ser-#` the other side stands still while the
+    /// series side has `k` moves to mate; in `ser-h#` the series side has `k` moves and is
+    /// then mated in one. `false` for the other stipulations.
+    fn mate_unreachable(&self, p: &G, k: u32) -> bool {
+        if self.goal != Goal::Mate {
+            return false;
+        }
+        let (mated, mated_moves, mating_moves) = match self.end {
+            SeriesEnd::Direct => (p.to_move().opponent(), 0, k),
+            SeriesEnd::Help => (p.to_move(), k, 1),
+            _ => return false,
+        };
+        if !SERIES_GATE.with_borrow_mut(|g| g.ask(k)) {
+            return false;
+        }
+        let cut = p.mate_unreachable(mated, mated_moves, mating_moves);
+        SERIES_GATE.with_borrow_mut(|g| g.record(k, cut));
+        cut
+    }
+
     /// Series side to move in `p`, up to `k` moves left.
     fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
-        if k == 0 || self.ctx.tick() {
+        if k == 0 || self.ctx.tick() || self.mate_unreachable(p, k) {
             return false;
         }
         let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64);
@@ -348,6 +374,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Vec<Line>> = par_map(&first, |&m| {
+        SERIES_GATE.set(Gate::default());
         let mut out = Vec::new();
         let q = pos.play(m);
         let mut prefix = vec![m];
