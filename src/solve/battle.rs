@@ -263,44 +263,76 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     fn def_compute(&mut self, q: &G, n: u32) -> bool {
         let slot = (n as usize).min(63);
+        // The defender's checks first (see `checks_first`).
+        let checks = if self.checks_first(n) {
+            let checks = self.checks(q);
+            if let Some(d) = checks.iter().copied().find(|&d| !self.answered(q, d, n)) {
+                self.give(checks);
+                self.note_refutation(slot, d);
+                return false;
+            }
+            Some(checks)
+        } else {
+            None
+        };
+        let checked = |d: &G::Move| checks.as_ref().is_some_and(|c| c.contains(d));
         let killers = self.k.def[slot];
-        // The killers first, played without generating the other moves when they are legal
+        // The killers next, played without generating the other moves when they are legal
         // here: most defender nodes end with one of them (not in reflex play, where every
         // move must first be tested for the goal).
         let mut tried = [None; 2];
-        if self.mode != Mode::Reflex {
-            for (j, k) in killers.into_iter().enumerate() {
-                let Some(k) = k else { continue };
-                let Some(r) = q.try_play(k) else { continue };
-                if !self.answered_pos(&r, n) {
-                    self.note_refutation(slot, k);
-                    return false;
-                }
-                tried[j] = Some(k);
-            }
-        }
-        let moves = self.moves(q);
-        if moves.is_empty() {
-            self.give(moves);
-            return false;
-        }
-        if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
-            self.give(moves);
-            return true;
-        }
         let mut result = true;
-        for &d in &moves {
-            if tried.contains(&Some(d)) {
-                continue;
+        'search: {
+            if self.mode != Mode::Reflex {
+                for (j, k) in killers.into_iter().enumerate() {
+                    let Some(k) = k.filter(|k| !checked(k)) else { continue };
+                    let Some(r) = q.try_play(k) else { continue };
+                    if !self.answered_pos(&r, n) {
+                        self.note_refutation(slot, k);
+                        result = false;
+                        break 'search;
+                    }
+                    tried[j] = Some(k);
+                }
             }
-            if !self.answered(q, d, n) {
-                self.note_refutation(slot, d);
+            let moves = self.moves(q);
+            if moves.is_empty() {
+                self.give(moves);
                 result = false;
-                break;
+                break 'search;
             }
+            if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+                self.give(moves);
+                break 'search;
+            }
+            for &d in &moves {
+                if tried.contains(&Some(d)) || checked(&d) {
+                    continue;
+                }
+                if !self.answered(q, d, n) {
+                    self.note_refutation(slot, d);
+                    result = false;
+                    break;
+                }
+            }
+            self.give(moves);
         }
-        self.give(moves);
+        if let Some(c) = checks {
+            self.give(c);
+        }
         result
+    }
+
+    /// Whether a defender node with `n` moves left tries its checks before anything else:
+    /// in direct and self play, when the attacker still has a move to make after the
+    /// answer. A check that refutes is the cheapest refutation to prove: the attacker's
+    /// answers to a check are few, and the proof that an attacker move fails is made of
+    /// *all* the attacker's moves below it. Measured, positions with killers alone → with
+    /// checks first: Wenda #5 1.57 M → 0.45 M, Wenda #6 38.2 M → 6.5 M, Petkov's s#4
+    /// 1.33 M → 0.37 M. Not in reflex play, where the defender's duty to reach the goal is
+    /// tested before any move is tried.
+    fn checks_first(&self, n: u32) -> bool {
+        matches!(self.mode, Mode::Direct | Mode::SelfPlay) && n >= 2
     }
 
     /// Remembers refutation `d` as the killer of its depth.
@@ -354,7 +386,18 @@ impl<'a, G: Game> Searcher<'a, G> {
             true
         } else {
             let slot = (n as usize).min(63);
-            let killers: Vec<G::Move> = self.k.def[slot].iter().flatten().copied().filter(|k| moves.contains(k)).collect();
+            // The checks (see `checks_first`), then the killers, alone first.
+            let mut killers = Vec::new();
+            if self.checks_first(n) {
+                let checks = self.checks(q);
+                killers.extend_from_slice(&checks);
+                self.give(checks);
+            }
+            for k in self.k.def[slot].into_iter().flatten() {
+                if moves.contains(&k) && !killers.contains(&k) {
+                    killers.push(k);
+                }
+            }
             let first = killers.iter().copied().find(|&k| !self.answered_split(&q.play(k), n, lvl));
             if let Some(k) = first {
                 self.note_refutation(slot, k);
