@@ -13,19 +13,28 @@ use feerie::verify::{VerdictKind, check_problem};
 use std::path::Path;
 use std::time::Duration;
 
-/// Popeye-regression documents that take more than 1.5 s here, or do not finish in 3 s
-/// (measured 2026-11-21, one thread of a loaded 2-core machine: long stalemate helpmates and
-/// series, and the intelligent-mode examples). They run in `corpus_slow`.
-const REGRESSION_SLOW: [usize; 88] = [
-    17, 73, 78, 79, 80, 82, 83, 89, 92, 95, 96, 102, 105, 107, 108, 109, 110, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 127,
-    131, 138, 140, 141, 142, 143, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 164, 165, 166, 167, 168,
-    169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 182, 186, 189, 190, 191, 192, 193, 194, 195, 197, 198, 201, 202, 203, 204,
-    205, 206, 207, 208, 216,
+/// Popeye-regression documents that take more than 1.5 s here, or do not finish in 6 s
+/// (measured 2026-11-22, one thread of a 2-core machine: long stalemate helpmates and series,
+/// and the intelligent-mode examples). They run in `corpus_slow`.
+const REGRESSION_SLOW: [usize; 57] = [
+    78, 80, 82, 83, 89, 95, 96, 105, 107, 108, 109, 110, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 127, 131, 140, 141, 142,
+    143, 146, 147, 148, 149, 151, 153, 154, 155, 157, 159, 160, 164, 165, 170, 171, 172, 173, 174, 182, 192, 193, 194, 197, 203, 204, 205,
+    206, 207,
 ];
 
 /// Helpmate-tablebase documents that finish within 1.5 s (same measurement); the others
 /// (helpmates of 5 to 13 moves) run in `corpus_slow`.
-const TABLEBASE_FAST: [usize; 20] = [1, 2, 3, 16, 18, 20, 21, 24, 73, 74, 90, 97, 98, 102, 103, 104, 105, 130, 134, 135];
+const TABLEBASE_FAST: [usize; 61] = [
+    1, 2, 3, 4, 5, 6, 9, 10, 11, 14, 16, 18, 20, 21, 22, 24, 25, 26, 27, 28, 37, 48, 54, 71, 72, 73, 74, 75, 77, 79, 83, 86, 87, 90, 92,
+    93, 97, 98, 100, 101, 102, 103, 104, 105, 106, 108, 110, 111, 113, 121, 122, 127, 128, 130, 131, 132, 133, 134, 135, 136, 137,
+];
+
+/// Corpus entries whose data cannot match Popeye's output, with the reason; the test expects
+/// exactly a `differs` verdict there (and fails if the data is ever mended, so that the entry
+/// is removed). Popeye-regression #165 (Lindgren, intell.inp #26) is a zeroposition
+/// ("NullStellung"): Popeye's twin a moves the black bishop e5 to g8, but the YAML keeps only
+/// twin b, so twin a is the diagram itself, which has other solutions.
+const KNOWN_DEFECTS: [(&str, usize, &str); 1] = [("popeye-regression.yaml", 165, "a")];
 
 /// Whether document `doc` of `file` belongs to the CI part.
 fn quick(file: &str, doc: usize) -> bool {
@@ -64,7 +73,10 @@ fn run(files: &[&str], want_quick: bool) -> Outcome {
                             println!("  slow: {f} #{} twin {} {}: {} ms", r.document, r.twin, r.stipulation, r.elapsed_ms);
                         }
                         let expected_illegal = p.stated.as_ref().is_some_and(|s| s.twins.iter().any(|t| t.illegal));
+                        let defect =
+                            KNOWN_DEFECTS.iter().any(|&(file, doc, twin)| f.ends_with(file) && r.document == doc && r.twin == twin);
                         let ok = match r.verdict {
+                            _ if defect => r.verdict == VerdictKind::Differs,
                             VerdictKind::Sound => true,
                             VerdictKind::NoSolution => r.reason.contains("as stated"),
                             VerdictKind::Invalid => expected_illegal,
