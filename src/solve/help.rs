@@ -75,6 +75,10 @@ impl<G: Game> Helper<'_, G> {
         if self.ctx.tick() {
             return false;
         }
+        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish as u64 + self.salt);
+        if self.ctx.tt.get(key).is_some() {
+            return false; // proven: no solution
+        }
         if self.mate_bound && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
             // The side to move at k = 1 mates: it has ⌈k/2⌉ moves left, the mated side ⌊k/2⌋.
             let mating = if k % 2 == 1 { p.to_move() } else { p.to_move().opponent() };
@@ -83,10 +87,6 @@ impl<G: Game> Helper<'_, G> {
             if cut {
                 return false;
             }
-        }
-        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish as u64 + self.salt);
-        if self.ctx.tt.get(key).is_some() {
-            return false; // proven: no solution
         }
         let mut moves = Vec::new();
         // At the last half-move of a mate or check goal only checking moves can reach it.
