@@ -5,8 +5,9 @@
 //! defender to reach the goal against the attacker within n moves; the defender avoids it.
 //! Reflex: as self, but a side that can reach the goal in one move must do so.
 
+use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
-use super::{Ctx, SolveOptions, mark, par_map};
+use super::{Ctx, SolveOptions, mark};
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
@@ -735,7 +736,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         }
         out
     };
-    let results: Vec<(Option<Node>, Option<Node>)> = super::par_map_ordered(&first, rootf);
+    let results: Vec<(Option<Node>, Option<Node>)> = par_map_ordered(&first, rootf);
     let mut keys = Vec::new();
     let mut tries = Vec::new();
     for (k, t) in results {

@@ -7,8 +7,9 @@
 //! then, for `ser-h`, the other side reaches the goal in one; for `ser-s`, the other side is
 //! forced to reach it; for `ser-r`, must reach it when it can.
 
+use super::parallel::par_map;
 use super::tree::{Line, LineMove};
-use super::{Ctx, SolveOptions, line_move, par_map};
+use super::{Ctx, SolveOptions, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::bound::Gate;
 use crate::rules::{Game, Goal};

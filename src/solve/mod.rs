@@ -3,7 +3,8 @@
 //! - [`battle`]: direct (`#n`), self (`s#n`) and reflex (`r#n`) play: keys, threats,
 //!   variations, tries, set play.
 //! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`) and series play (`ser-…`): every line.
-//! - [`tt`]: the shared transposition table; [`tree`]: the result types.
+//! - [`tt`]: the shared transposition table; [`tree`]: the result types; `parallel`: the
+//!   rayon drivers.
 //!
 //! The work is split over the first moves (and the second where the first level is narrow)
 //! with rayon; the results are gathered in move order, so the report is the same for every
@@ -24,6 +25,7 @@
 
 pub mod battle;
 pub mod help;
+pub(crate) mod parallel;
 pub mod tree;
 pub mod tt;
 
@@ -281,36 +283,4 @@ fn truncate(mut lines: Vec<Line>, max: Option<usize>) -> Vec<Line> {
         lines.truncate(m);
     }
     lines
-}
-
-/// Runs `f` over `items` in parallel, keeping the order of the results.
-pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
-    use rayon::prelude::*;
-    items.par_iter().with_max_len(1).map(f).collect()
-}
-
-/// [`par_map`] taking the items in their order: each thread takes the next item not yet
-/// taken, so that what the search learns from the first items (table entries, killers)
-/// serves the later ones as it would in a one-thread search. The threads left without an
-/// item steal work inside the last ones.
-pub(crate) fn par_map_ordered<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
-    use rayon::prelude::*;
-    use std::sync::Mutex;
-    let workers = rayon::current_num_threads().min(items.len());
-    if workers < 2 {
-        return items.iter().map(f).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
-    (0..workers).into_par_iter().with_max_len(1).for_each(|_| {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else { break };
-            let r = f(item);
-            if let Ok(mut slot) = slots[i].lock() {
-                *slot = Some(r);
-            }
-        }
-    });
-    slots.into_iter().filter_map(|s| s.into_inner().ok().flatten()).collect()
 }
