@@ -85,7 +85,8 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn new(ctx: &'a Ctx, mode: Mode, home: &'a KillerHome<G::Move>) -> Self {
         // Direct play: a refutation of one first move often refutes the next, so the killers
         // go from task to task. Self and reflex play solved slower that way (Petkov's s#4:
-        // 1.34 M positions with fresh killers, 2.1 M with handed-on ones).
+        // 1.34 M positions with fresh killers, 2.1 M with handed-on ones; with the checks
+        // tried first, 0.37 M against 0.40 M).
         let k = match mode {
             Mode::Direct => home.lock().ok().and_then(|h| h.clone()),
             _ => None,
