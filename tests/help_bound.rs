@@ -198,10 +198,24 @@ fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Sta
         }
     }
     let (m, bm, wa) = sides(p, k);
+    record(p, k, any, (m, bm, wa), "help", memo, st)
+}
+
+/// Asks the bound at `p` (`k` moves left; `any`: whether brute force found a mating line from
+/// there) and checks that it does not cut a mate; counts and memoises.
+fn record(
+    p: &Position,
+    k: u32,
+    any: bool,
+    (m, bm, wa): (Color, u32, u32),
+    what: &str,
+    memo: &mut HashMap<(u64, u32), bool>,
+    st: &mut Stats,
+) -> bool {
     st.asked += 1;
     if p.mate_unreachable(m, bm, wa) {
         st.cut += 1;
-        assert!(!any, "the bound cuts a mate in {k} half-moves: {} ({m:?} mated, {bm} and {wa} moves)", p.to_fen());
+        assert!(!any, "the bound cuts a {what} mate in {k}: {} ({m:?} mated, {bm} and {wa} moves)", p.to_fen());
     }
     if any {
         st.mating += 1;
@@ -407,17 +421,7 @@ fn series_walk(p: &Position, k: u32, end: SeriesEnd, memo: &mut HashMap<(u64, u3
             }
         }
     }
-    let (m, bm, wa) = series_sides(p, k, end);
-    st.asked += 1;
-    if p.mate_unreachable(m, bm, wa) {
-        st.cut += 1;
-        assert!(!any, "the bound cuts a {end:?} series mate in {k}: {} ({m:?} mated, {bm} and {wa} moves)", p.to_fen());
-    }
-    if any {
-        st.mating += 1;
-    }
-    memo.insert((p.hash(), k), any);
-    any
+    record(p, k, any, series_sides(p, k, end), &format!("{end:?} series"), memo, st)
 }
 
 #[test]
