@@ -30,7 +30,6 @@ use feerie::piece::{Color, Kind, Lang, Piece};
 use feerie::position::{Move, Position, Setup, castle};
 use feerie::problem::Stipulation;
 use feerie::rules::Game;
-use feerie::solve::Solved;
 use feerie::solve::{SolveOptions, solve};
 use std::collections::{BTreeSet, HashMap};
 
@@ -310,16 +309,7 @@ fn help_lines(
         prefix.push(m);
         if plies == 1 {
             if mated(&q) {
-                let mut r = *root;
-                let line = prefix
-                    .iter()
-                    .map(|&m| {
-                        let t = r.move_text(m, Lang::En);
-                        r = r.play(m);
-                        t
-                    })
-                    .collect();
-                out.insert(line);
+                out.insert(texts(root, prefix, false));
             }
         } else if !help_lines(root, &q, plies - 1, prefix, out, budget) {
             return false;
@@ -349,11 +339,7 @@ fn helpmates_match_the_reference() {
             if !help_lines(&p, &p, s.help_plies(), &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
                 continue; // too big a tree, or too many lines, for a quick reference
             }
-            let opts = SolveOptions { threads: 1, hash_mb: 4, tree: false, ..SolveOptions::default() };
-            let solved = solve(&p, &s, &opts);
-            assert!(solved.complete);
-            let got: BTreeSet<Vec<String>> = solved.phases[0].lines.iter().map(|l| l.iter().map(|m| m.mv.clone()).collect()).collect();
-            assert_eq!(got, want, "{} {stip}", p.to_fen());
+            assert_eq!(solver_lines(&p, &s), want, "{} {stip}", p.to_fen());
             solutions += want.len();
             compared += 1;
         }
@@ -452,7 +438,6 @@ fn the_bound_never_cuts_a_series_mate() {
 /// Every series line of up to `k` moves from `p` (series side to move) ending in mate, as
 /// move texts (`prefix` from `root`, the other side passing between series moves); gives up
 /// (returns false) after `budget` positions.
-#[allow(clippy::too_many_arguments)]
 fn series_lines(
     root: &Position,
     p: &Position,
@@ -470,15 +455,7 @@ fn series_lines(
         let q = p.play(m);
         prefix.push(m);
         if let Some(replies) = series_ending(&q, end) {
-            let mut r = *root;
-            let mut line = Vec::new();
-            for (i, &s) in prefix.iter().enumerate() {
-                line.push(r.move_text(s, Lang::En));
-                r = r.play(s);
-                if i + 1 < prefix.len() {
-                    r = Game::pass(&r);
-                }
-            }
+            let line = texts(root, prefix, true);
             if replies.is_empty() {
                 out.insert(line.clone());
             }
@@ -495,7 +472,27 @@ fn series_lines(
     true
 }
 
-fn lines_of(solved: &Solved) -> BTreeSet<Vec<String>> {
+/// The move texts of `prefix` played from `root` (with `passes`, the other side passing
+/// between the moves, as in series play).
+fn texts(root: &Position, prefix: &[Move], passes: bool) -> Vec<String> {
+    let mut r = *root;
+    let mut line = Vec::with_capacity(prefix.len());
+    for (i, &m) in prefix.iter().enumerate() {
+        line.push(r.move_text(m, Lang::En));
+        r = r.play(m);
+        if passes && i + 1 < prefix.len() {
+            r = Game::pass(&r);
+        }
+    }
+    line
+}
+
+/// Every line the solver finds for `stip` from `p` (one thread, a small table), as move
+/// texts; the search must have finished.
+fn solver_lines(p: &Position, stip: &Stipulation) -> BTreeSet<Vec<String>> {
+    let opts = SolveOptions { threads: 1, hash_mb: 4, tree: false, ..SolveOptions::default() };
+    let solved = solve(p, stip, &opts);
+    assert!(solved.complete);
     solved.phases[0].lines.iter().map(|l| l.iter().map(|m| m.mv.clone()).collect()).collect()
 }
 
@@ -516,8 +513,7 @@ fn series_mates_match_the_reference() {
         let longest = want.iter().map(Vec::len).max().unwrap_or(0);
         let shortest = want.iter().map(Vec::len).min().unwrap_or(0);
         assert!(shortest == longest && longest as u32 == s.moves + (end == SeriesEnd::Help) as u32, "{fen} {stip}: {want:?}");
-        let opts = SolveOptions { threads: 1, hash_mb: 4, tree: false, ..SolveOptions::default() };
-        assert_eq!(lines_of(&solve(&p, &s, &opts)), want, "{fen} {stip}");
+        assert_eq!(solver_lines(&p, &s), want, "{fen} {stip}");
     }
     let mut r = Rng(0x00B0_0DED_5EED_0004);
     let cases: u32 = std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000) / 10;
@@ -542,10 +538,7 @@ fn series_mates_match_the_reference() {
             if !series_lines(&p, &p, s.moves, end, &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
                 continue;
             }
-            let opts = SolveOptions { threads: 1, hash_mb: 4, tree: false, ..SolveOptions::default() };
-            let solved = solve(&p, &s, &opts);
-            assert!(solved.complete);
-            assert_eq!(lines_of(&solved), want, "{} {stip}", p.to_fen());
+            assert_eq!(solver_lines(&p, &s), want, "{} {stip}", p.to_fen());
             solutions += want.len();
             compared += 1;
         }
