@@ -9,6 +9,8 @@
 //!    test also counts that the bound fired often and that mating lines through castling
 //!    (either side), promotion and en passant were met (the bound was asked, and held, on
 //!    those lines).
+//!    The same walk checks the last-move filter (`Game::retain_before_mate_in_one`): before
+//!    the mated side's last move, no move it removes is followed by a mate in one.
 //! 2. `special_moves_are_not_cut`: hand-made positions where the bound is tight and the mate
 //!    needs castling, a castled rook closing a flight, a capture that promotes, a self-block.
 //!    Each of them fails when the matching part of the relaxation is left out.
@@ -173,6 +175,10 @@ struct Stats {
     castle_mating: u64,
     promotion: u64,
     en_passant: u64,
+    /// Moves of the mated side's last move judged by the last-move filter, and those it
+    /// removed (brute force found no mate in one after them).
+    filter_asked: u64,
+    filter_removed: u64,
 }
 
 /// Whether a line of exactly `k` half-moves from `p` ends in mate; checks the bound at every
@@ -182,9 +188,22 @@ fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Sta
         return v;
     }
     let mut any = false;
+    // Before the mated side's last move: the moves the last-move filter keeps.
+    let kept = (k == 2).then(|| {
+        let mut v = moves(p);
+        p.retain_before_mate_in_one(&mut v);
+        v
+    });
     for m in moves(p) {
         let q = p.play(m);
         let reached = if k == 1 { mated(&q) } else { walk(&q, k - 1, memo, st) };
+        if let Some(kept) = &kept {
+            st.filter_asked += 1;
+            if !kept.contains(&m) {
+                st.filter_removed += 1;
+                assert!(!reached, "the last-move filter removes {m:?} from {}, which a mate in one follows", p.to_fen());
+            }
+        }
         if reached {
             any = true;
             match m {
@@ -253,6 +272,7 @@ fn the_bound_never_cuts_a_mate() {
     eprintln!("{st:?}");
     // Not vacuous: the bound fires, mates exist, and the special moves occur on mating lines.
     assert!(st.cut * 5 > st.asked, "{st:?}");
+    assert!(st.filter_removed * 5 > st.filter_asked, "{st:?}");
     assert!(st.mating > 1000, "{st:?}");
     if cases >= 3000 {
         assert!(st.castle_mated > 0 && st.castle_mating > 0 && st.promotion > 0 && st.en_passant > 0, "{st:?}");

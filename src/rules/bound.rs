@@ -349,6 +349,113 @@ fn share(side: &mut MatedSide, pieces: &[Reach], left: usize, cover: u64, check:
     }
 }
 
+/// The orthodox kinds of side `a` with their table slots.
+fn slots(a: Color) -> [(Kind, usize); 6] {
+    [(Kind::King, KING), (Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + a.index())]
+}
+
+/// What a mating piece (table slot `sl`, on `s`) can attack after at most `b` moves of its
+/// own: `(cover, check)`, `check` empty for the king. `castled`: the mating side's castlings
+/// still allowed (the king's castling step is one move; a rook that castles with the king
+/// lands on its square at no move of its own).
+fn attack_with(t: &Tables, castled: &[Castling], sl: usize, s: usize, b: usize) -> (u64, u64) {
+    let mut att = t.attack(sl, s, b);
+    if sl == KING {
+        if b > 0 {
+            for c in castled {
+                att |= t.attack(KING, c.king_to, b - 1);
+            }
+        }
+        return (att, 0);
+    }
+    if sl == ROOK {
+        for c in castled.iter().filter(|c| c.rook_from == s) {
+            att |= t.attack(ROOK, c.rook_to, b);
+        }
+    }
+    (att, att)
+}
+
+/// Before the last move of the side to be mated, its opponent then mating in one: which of
+/// its moves that leave its king where it stands can still be followed by a mate, on the
+/// relaxed game of the module documentation. Built once per position by
+/// [`last_move_filter`]; asked per move by [`LastMoveFilter::allows`].
+///
+/// After such a move the king stays on its square `s`, and the mating side makes one move:
+/// one of its pieces moves (at most one move), the others stand. For each choice of that
+/// piece, `s` must be attacked by a piece other than the king, and every flight of `s` not
+/// attacked must hold one of the mated side's pieces after its move. A capture by the mated
+/// side only takes attacks away, so the same test holds for it.
+#[derive(Clone, Debug)]
+pub struct LastMoveFilter {
+    /// The mated king's square (moves from it are not judged).
+    king: usize,
+    /// The mated side's pieces other than the king.
+    occupied: u64,
+    /// For each choice of the mating piece that can give check: the flights it leaves
+    /// unattacked, which the mated side must occupy.
+    needs: ArrayVec<u64, 16>,
+}
+
+impl LastMoveFilter {
+    /// Whether a mate in one can follow the mated side's move from `from` to `to` (always
+    /// true for a king move, which the filter does not judge).
+    #[inline]
+    pub fn allows(&self, from: usize, to: usize) -> bool {
+        if from == self.king {
+            return true;
+        }
+        let occupied = (self.occupied & !(1u64 << from)) | (1u64 << to);
+        self.needs.iter().any(|&n| n & !occupied == 0)
+    }
+}
+
+/// The [`LastMoveFilter`] of `p`, whose side to move is to be mated after its move; `None`
+/// where the bound does not apply (fairy pieces, fairy promotions, Réserve, a missing king).
+pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
+    if p.has_fairy() || p.reserve_rule().any() || p.promotions != PROMOTIONS {
+        return None;
+    }
+    let mated = p.side_to_move();
+    let a = mated.opponent();
+    let king = p.king(mated)?.index();
+    let t = &*TABLES;
+    let castled = match p.king(a) {
+        Some(k) if p.castling() != 0 => castlings(p, a, k.index()),
+        _ => ArrayVec::new(),
+    };
+    let flights = king_attacks(crate::geometry::Square(king as u8));
+    let near = flights | (1u64 << king);
+    // What each piece that matters attacks standing and after one move.
+    let (mut cover0, mut check0) = (0u64, 0u64);
+    let mut one: ArrayVec<(u64, u64), 16> = ArrayVec::new();
+    for (kind, sl) in slots(a) {
+        for s in Squares(p.pieces(a, kind)) {
+            let (c1, k1) = attack_with(t, &castled, sl, s.index(), 1);
+            if c1 & near == 0 {
+                continue;
+            }
+            let (c0, k0) = attack_with(t, &castled, sl, s.index(), 0);
+            cover0 |= c0;
+            check0 |= k0;
+            if one.try_push((c1, k1)).is_err() {
+                return None;
+            }
+        }
+    }
+    let mut needs = ArrayVec::new();
+    for &(c1, k1) in &one {
+        if (check0 | k1) & (1u64 << king) != 0 {
+            let n = flights & !(cover0 | c1);
+            if !needs.contains(&n) {
+                needs.push(n);
+            }
+        }
+    }
+    let occupied = p.color_bb(mated) & !(1u64 << king);
+    Some(LastMoveFilter { king, occupied, needs })
+}
+
 /// Whether no line can mate `mated` when it has `mated_moves` moves left and its opponent
 /// `mating_moves` (the mating move included), on the relaxed empty-board game of the module
 /// documentation. `false` when the bound does not apply (fairy pieces, fairy promotions,
@@ -396,29 +503,10 @@ pub fn mate_unreachable(p: &Position, mated: Color, mated_moves: u32, mating_mov
         Some(k) if rights => castlings(p, a, k.index()),
         _ => ArrayVec::new(),
     };
-    let reach_of = |sl: usize, s: usize, b: usize| -> (u64, u64) {
-        let mut att = t.attack(sl, s, b);
-        if sl == KING {
-            if b > 0 {
-                for c in &a_castled {
-                    att |= t.attack(KING, c.king_to, b - 1);
-                }
-            }
-            return (att, 0);
-        }
-        if sl == ROOK {
-            // A rook that castles with the king lands on its square at no move of its own.
-            for c in a_castled.iter().filter(|c| c.rook_from == s) {
-                att |= t.attack(ROOK, c.rook_to, b);
-            }
-        }
-        (att, att)
-    };
+    let reach_of = |sl: usize, s: usize, b: usize| attack_with(t, &a_castled, sl, s, b);
     let (mut cover, mut check) = (0u64, 0u64);
     let mut pieces: ArrayVec<(usize, usize), 16> = ArrayVec::new();
-    for (kind, sl) in
-        [(Kind::King, KING), (Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + a.index())]
-    {
+    for (kind, sl) in slots(a) {
         for s in Squares(p.pieces(a, kind)) {
             let (c, k) = reach_of(sl, s.index(), wa);
             if c & near != 0 {

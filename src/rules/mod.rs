@@ -76,6 +76,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = (mated, mated_moves, mating_moves);
         false
     }
+    /// At a position whose side to move makes its last move before its opponent mates in
+    /// one: removes from `moves` (this position's moves) those after which no mate in one
+    /// can follow. It must never remove a move after which a mate in one exists; the
+    /// default removes nothing.
+    fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
+        let _ = moves;
+    }
 }
 
 impl Game for crate::position::Position {
@@ -120,5 +127,13 @@ impl Game for crate::position::Position {
     }
     fn mate_unreachable(&self, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
         bound::mate_unreachable(self, mated, mated_moves, mating_moves)
+    }
+    fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
+        if let Some(f) = bound::last_move_filter(self) {
+            moves.retain(|m| match (m.from(), m.to()) {
+                (Some(from), Some(to)) => f.allows(from.index(), to.index()),
+                _ => true,
+            });
+        }
     }
 }

@@ -95,6 +95,10 @@ impl<G: Game> Helper<'_, G> {
             p.checking_moves(&mut moves);
         } else {
             p.moves(&mut moves);
+            if k == 2 && self.mate_bound {
+                // The mated side's last move: only those a mate in one may follow.
+                p.retain_before_mate_in_one(&mut moves);
+            }
         }
         let mut found = false;
         for &m in &moves {
