@@ -9,8 +9,9 @@
 //!    test also counts that the bound fired often and that mating lines through castling
 //!    (either side), promotion and en passant were met (the bound was asked, and held, on
 //!    those lines).
-//!    The same walk checks the last-move filter (`Game::retain_before_mate_in_one`): before
-//!    the mated side's last move, no move it removes is followed by a mate in one.
+//!    The same walk checks the move filters: before the mated side's last move
+//!    (`Game::retain_before_mate_in_one`) and before the mating side's move that comes before
+//!    it (`Game::retain_mating_moves`), no move they remove is followed by a mate in time.
 //! 2. `special_moves_are_not_cut`: hand-made positions where the bound is tight and the mate
 //!    needs castling, a castled rook closing a flight, a capture that promotes, a self-block.
 //!    Each of them fails when the matching part of the relaxation is left out.
@@ -175,8 +176,8 @@ struct Stats {
     castle_mating: u64,
     promotion: u64,
     en_passant: u64,
-    /// Moves of the mated side's last move judged by the last-move filter, and those it
-    /// removed (brute force found no mate in one after them).
+    /// Moves judged by the move filters, and those they removed (brute force found no mate
+    /// in time after them).
     filter_asked: u64,
     filter_removed: u64,
 }
@@ -188,12 +189,20 @@ fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Sta
         return v;
     }
     let mut any = false;
-    // Before the mated side's last move: the moves the last-move filter keeps.
-    let kept = (k == 2).then(|| {
-        let mut v = moves(p);
-        p.retain_before_mate_in_one(&mut v);
-        v
-    });
+    // The moves the filters keep: before the mated side's last move (`k` = 2), and before
+    // the mating side's move that comes before it (`k` = 3).
+    let kept = match k {
+        2 | 3 => {
+            let mut v = moves(p);
+            if k == 2 {
+                p.retain_before_mate_in_one(&mut v);
+            } else {
+                p.retain_mating_moves(&mut v, 1, 1);
+            }
+            Some(v)
+        }
+        _ => None,
+    };
     for m in moves(p) {
         let q = p.play(m);
         let reached = if k == 1 { mated(&q) } else { walk(&q, k - 1, memo, st) };
@@ -201,7 +210,7 @@ fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Sta
             st.filter_asked += 1;
             if !kept.contains(&m) {
                 st.filter_removed += 1;
-                assert!(!reached, "the last-move filter removes {m:?} from {}, which a mate in one follows", p.to_fen());
+                assert!(!reached, "the filter before move {k} removes {m:?} from {}, which a mate follows", p.to_fen());
             }
         }
         if reached {

@@ -349,6 +349,16 @@ fn share(side: &mut MatedSide, pieces: &[Reach], left: usize, cover: u64, check:
     }
 }
 
+/// A mating piece that matters, as the bound sees it: table slot, square, whether its
+/// castlings count, and what it can attack with all the moves left.
+#[derive(Clone, Copy, Debug)]
+struct Mover {
+    sl: u8,
+    s: u8,
+    castles: bool,
+    all: (u64, u64),
+}
+
 /// The orthodox kinds of side `a` with their table slots.
 fn slots(a: Color) -> [(Kind, usize); 6] {
     [(Kind::King, KING), (Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + a.index())]
@@ -377,33 +387,41 @@ fn attack_with(t: &Tables, castled: &[Castling], sl: usize, s: usize, b: usize) 
 }
 
 /// Before the last move of the side to be mated, its opponent then mating in one: which of
-/// its moves that leave its king where it stands can still be followed by a mate, on the
-/// relaxed game of the module documentation. Built once per position by
-/// [`last_move_filter`]; asked per move by [`LastMoveFilter::allows`].
+/// its moves can still be followed by a mate, on the relaxed game of the module
+/// documentation. Built once per position by [`last_move_filter`]; asked per move by
+/// [`LastMoveFilter::allows`].
 ///
-/// After such a move the king stays on its square `s`, and the mating side makes one move:
-/// one of its pieces moves (at most one move), the others stand. For each choice of that
-/// piece, `s` must be attacked by a piece other than the king, and every flight of `s` not
-/// attacked must hold one of the mated side's pieces after its move. A capture by the mated
-/// side only takes attacks away, so the same test holds for it.
+/// After the move the king stands on some square `s` (where it stood, or where it went),
+/// and the mating side makes one move: one of its pieces moves (at most one move), the
+/// others stand. For each choice of that piece, `s` must be attacked by a piece other than
+/// the king, and every flight of `s` not attacked must hold one of the mated side's pieces
+/// after its move. A capture by the mated side only takes attacks away, so the same test
+/// holds for it.
 #[derive(Clone, Debug)]
 pub struct LastMoveFilter {
-    /// The mated king's square (moves from it are not judged).
+    /// The mated king's square.
     king: usize,
     /// The mated side's pieces other than the king.
     occupied: u64,
-    /// For each choice of the mating piece that can give check: the flights it leaves
-    /// unattacked, which the mated side must occupy.
+    /// What the mating pieces that matter attack standing: `(cover, check)`.
+    standing: (u64, u64),
+    /// What each of them attacks after a move of its own.
+    one: ArrayVec<(u64, u64), 16>,
+    /// For each choice of the mating piece that can check the king where it stands: the
+    /// flights it leaves unattacked, which the mated side must occupy.
     needs: ArrayVec<u64, 16>,
 }
 
 impl LastMoveFilter {
-    /// Whether a mate in one can follow the mated side's move from `from` to `to` (always
-    /// true for a king move, which the filter does not judge).
+    /// Whether a mate in one can follow the mated side's move from `from` to `to` (a king
+    /// move when `from` is the king's square; castling is not judged here).
     #[inline]
     pub fn allows(&self, from: usize, to: usize) -> bool {
         if from == self.king {
-            return true;
+            // The king on `to`, the other pieces where they stand.
+            let (cover0, check0) = self.standing;
+            let flights = king_attacks(crate::geometry::Square(to as u8));
+            return self.one.iter().any(|&(c1, k1)| (check0 | k1) & (1u64 << to) != 0 && flights & !(cover0 | c1) & !self.occupied == 0);
         }
         let occupied = (self.occupied & !(1u64 << from)) | (1u64 << to);
         self.needs.iter().any(|&n| n & !occupied == 0)
@@ -425,23 +443,21 @@ pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
         _ => ArrayVec::new(),
     };
     let flights = king_attacks(crate::geometry::Square(king as u8));
-    let near = flights | (1u64 << king);
+    // The squares that matter: the king's now and after a king move, and their flights.
+    let reach = flights | (1u64 << king);
+    let near = reach | neighbours(reach);
     // What each piece that matters attacks standing and after one move.
     let (mut cover0, mut check0) = (0u64, 0u64);
     let mut one: ArrayVec<(u64, u64), 16> = ArrayVec::new();
-    for (kind, sl) in slots(a) {
-        for s in Squares(p.pieces(a, kind)) {
-            let (c1, k1) = attack_with(t, &castled, sl, s.index(), 1);
-            if c1 & near == 0 {
-                continue;
-            }
-            let (c0, k0) = attack_with(t, &castled, sl, s.index(), 0);
-            cover0 |= c0;
-            check0 |= k0;
-            if one.try_push((c1, k1)).is_err() {
-                return None;
-            }
+    for (sl, s) in mating_pieces(p, a) {
+        let (c1, k1) = attack_with(t, &castled, sl, s, 1);
+        if c1 & near == 0 {
+            continue;
         }
+        let (c0, k0) = attack_with(t, &castled, sl, s, 0);
+        cover0 |= c0;
+        check0 |= k0;
+        one.try_push((c1, k1)).ok()?;
     }
     let mut needs = ArrayVec::new();
     for &(c1, k1) in &one {
@@ -453,7 +469,7 @@ pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
         }
     }
     let occupied = p.color_bb(mated) & !(1u64 << king);
-    Some(LastMoveFilter { king, occupied, needs })
+    Some(LastMoveFilter { king, occupied, standing: (cover0, check0), one, needs })
 }
 
 /// Whether no line can mate `mated` when it has `mated_moves` moves left and its opponent
@@ -465,76 +481,168 @@ pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
 /// shared out: the pieces' moves add up to at most `mating_moves`, and every way of sharing
 /// them is tried.
 pub fn mate_unreachable(p: &Position, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
-    if p.has_fairy() || p.reserve_rule().any() || p.promotions != PROMOTIONS || mated_moves as usize > MATED_MOVES {
+    let Some(mut setting) = Setting::new(p, mated, mated_moves, mating_moves) else { return false };
+    let mut movers = ArrayVec::new();
+    if setting.movers(p, &mut movers).is_none() {
         return false;
     }
-    let Some(km) = p.king(mated) else { return false };
-    let km = km.index();
-    let t = &*TABLES;
-    let (wa, bm) = (mating_moves as usize, mated_moves as usize);
-    let a = mated.opponent();
-    let rights = p.castling() != 0;
+    setting.unreachable(&movers)
+}
 
-    // Where M's king can be in time.
-    let castled = if rights { castlings(p, mated, km) } else { ArrayVec::new() };
-    let mut side = MatedSide {
-        p,
-        mated,
-        bm,
-        king_reach: [0; MATED_MOVES + 1],
-        castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
-        stand: [0; MATED_MOVES + 1],
-        stand_done: 0,
-    };
-    for j in 0..=bm {
-        let mut r = t.reach(KING, km, j);
-        if j > 0 {
-            for c in &castled {
-                r |= t.reach(KING, c.king_to, j - 1);
-            }
+/// The pieces of side `a` as table slots and squares.
+fn mating_pieces(p: &Position, a: Color) -> impl Iterator<Item = (usize, usize)> + '_ {
+    slots(a).into_iter().flat_map(move |(kind, sl)| Squares(p.pieces(a, kind)).map(move |s| (sl, s.index())))
+}
+
+/// What the bound knows of a position before looking at the mating side's pieces: where the
+/// mated side can be in time, and the mating side's castlings.
+struct Setting<'a> {
+    side: MatedSide<'a>,
+    /// The squares that matter: those the mated king can reach, and their neighbours.
+    near: u64,
+    /// The mating side's castlings still allowed.
+    castled: ArrayVec<Castling, 2>,
+    /// The mating side's moves left.
+    wa: usize,
+}
+
+impl<'a> Setting<'a> {
+    /// `None` where the bound does not apply (fairy pieces, fairy promotions, Réserve, a
+    /// missing king, too many moves).
+    fn new(p: &'a Position, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self> {
+        if p.has_fairy() || p.reserve_rule().any() || p.promotions != PROMOTIONS || mated_moves as usize > MATED_MOVES {
+            return None;
         }
-        side.king_reach[j] = r;
-    }
-    // The squares that matter: the king's and their neighbours.
-    let near = side.king_reach[bm] | neighbours(side.king_reach[bm]);
+        let km = p.king(mated)?.index();
+        let t = &*TABLES;
+        let (wa, bm) = (mating_moves as usize, mated_moves as usize);
+        let a = mated.opponent();
+        let rights = p.castling() != 0;
 
-    // A's pieces that can attack a square that matters, with all the moves.
-    let a_castled = match p.king(a) {
-        Some(k) if rights => castlings(p, a, k.index()),
-        _ => ArrayVec::new(),
-    };
-    let reach_of = |sl: usize, s: usize, b: usize| attack_with(t, &a_castled, sl, s, b);
-    let (mut cover, mut check) = (0u64, 0u64);
-    let mut pieces: ArrayVec<(usize, usize), 16> = ArrayVec::new();
-    for (kind, sl) in slots(a) {
-        for s in Squares(p.pieces(a, kind)) {
-            let (c, k) = reach_of(sl, s.index(), wa);
-            if c & near != 0 {
-                cover |= c;
-                check |= k;
-                if pieces.try_push((sl, s.index())).is_err() {
-                    return false;
+        // Where M's king can be in time.
+        let castled = if rights { castlings(p, mated, km) } else { ArrayVec::new() };
+        let mut side = MatedSide {
+            p,
+            mated,
+            bm,
+            king_reach: [0; MATED_MOVES + 1],
+            castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
+            stand: [0; MATED_MOVES + 1],
+            stand_done: 0,
+        };
+        for j in 0..=bm {
+            let mut r = t.reach(KING, km, j);
+            if j > 0 {
+                for c in &castled {
+                    r |= t.reach(KING, c.king_to, j - 1);
                 }
             }
+            side.king_reach[j] = r;
         }
+        let near = side.king_reach[bm] | neighbours(side.king_reach[bm]);
+        let castled = match p.king(a) {
+            Some(k) if rights => castlings(p, a, k.index()),
+            _ => ArrayVec::new(),
+        };
+        Some(Setting { side, near, castled, wa })
     }
-    // Each piece with all the moves.
-    if !side.mate_possible(cover, check) {
-        return true;
+
+    /// The [`Mover`] of a mating piece (table slot `sl`, on `s`, `castles`: whether its
+    /// castlings count); `None` when it can attack no square that matters.
+    fn mover(&self, sl: usize, s: usize, castles: bool) -> Option<Mover> {
+        let castled: &[Castling] = if castles { &self.castled } else { &[] };
+        let all = attack_with(&TABLES, castled, sl, s, self.wa);
+        (all.0 & self.near != 0).then_some(Mover { sl: sl as u8, s: s as u8, castles, all })
     }
-    // The moves shared out.
-    if wa > SHARED_MOVES || pieces.len() < 2 || ways(pieces.len(), wa) > SHARED_WAYS {
-        return false;
-    }
-    let mut reaches: ArrayVec<Reach, 16> = ArrayVec::new();
-    for &(sl, s) in &pieces {
-        let mut r = [(0, 0); SHARED_MOVES + 1];
-        for (b, e) in r.iter_mut().enumerate().take(wa + 1) {
-            *e = reach_of(sl, s, b);
+
+    /// Puts in `out` the [`Mover`]s of `p`'s mating pieces; `None` when there are too many.
+    fn movers(&self, p: &Position, out: &mut ArrayVec<Mover, 16>) -> Option<()> {
+        for (sl, s) in mating_pieces(p, self.side.mated.opponent()) {
+            if let Some(m) = self.mover(sl, s, true) {
+                out.try_push(m).ok()?;
+            }
         }
-        reaches.push(r);
+        Some(())
     }
-    !share(&mut side, &reaches, wa, 0, 0)
+
+    /// Whether the mating side, its pieces that matter given as `movers`, cannot mate in
+    /// time.
+    fn unreachable(&mut self, movers: &[Mover]) -> bool {
+        let wa = self.wa;
+        // Each piece with all the moves.
+        let (cover, check) = movers.iter().fold((0, 0), |(c, k), m| (c | m.all.0, k | m.all.1));
+        if !self.side.mate_possible(cover, check) {
+            return true;
+        }
+        // The moves shared out.
+        if wa > SHARED_MOVES || movers.len() < 2 || ways(movers.len(), wa) > SHARED_WAYS {
+            return false;
+        }
+        let t = &*TABLES;
+        let mut reaches: ArrayVec<Reach, 16> = ArrayVec::new();
+        for m in movers {
+            let castled: &[Castling] = if m.castles { &self.castled } else { &[] };
+            let mut r = [(0, 0); SHARED_MOVES + 1];
+            for (b, e) in r.iter_mut().enumerate().take(wa + 1) {
+                *e = attack_with(t, castled, m.sl as usize, m.s as usize, b);
+            }
+            reaches.push(r);
+        }
+        !share(&mut self.side, &reaches, wa, 0, 0)
+    }
+}
+
+/// Before a move of the mating side in help play: which of its moves can still be followed
+/// by a mate in time. What the bound learns of the mated side is learnt once, here: a move
+/// of the mating side leaves it as it stands, or takes one of its pieces away, which never
+/// helps it be mated (so the test made with that piece still there holds too). Each move
+/// then only moves one mating piece (promoted, where it promotes; a piece that moved has no
+/// castling left). Built by [`mating_move_filter`]; asked per move by
+/// [`MatingMoveFilter::allows`].
+pub struct MatingMoveFilter<'a> {
+    p: &'a Position,
+    setting: Setting<'a>,
+    /// The mating pieces that matter before the move.
+    movers: ArrayVec<Mover, 16>,
+}
+
+/// The [`MatingMoveFilter`] of `p`, whose side to move mates; after its move, the mated side
+/// has `mated_moves` moves left and the mating side `mating_moves` (the mating move
+/// included). `None` where the bound does not apply.
+pub fn mating_move_filter(p: &Position, mated_moves: u32, mating_moves: u32) -> Option<MatingMoveFilter<'_>> {
+    let mated = p.side_to_move().opponent();
+    let setting = Setting::new(p, mated, mated_moves, mating_moves)?;
+    let mut movers = ArrayVec::new();
+    setting.movers(p, &mut movers)?;
+    Some(MatingMoveFilter { p, setting, movers })
+}
+
+impl MatingMoveFilter<'_> {
+    /// Whether a mate may still follow the move `m` (always true for castling, en passant
+    /// and moves the filter does not judge).
+    pub fn allows(&mut self, m: crate::position::Move) -> bool {
+        let crate::position::Move::Normal { from, to, promotion } = m else { return true };
+        let p = self.p;
+        let a = p.side_to_move();
+        // A capture only takes a piece of the mated side away, which never helps it be
+        // mated: the test made with the piece still there holds after the capture too.
+        let Some(piece) = p.piece_at(from) else { return true };
+        let kind = promotion.unwrap_or(piece.kind);
+        let Some(&(_, sl)) = slots(a).iter().find(|&&(k, _)| k == kind) else { return true };
+        // The others as they stand, the moving piece from its new square.
+        let mut movers: ArrayVec<Mover, 16> = ArrayVec::new();
+        for &m in &self.movers {
+            if m.s as usize != from.index() {
+                movers.push(m);
+            }
+        }
+        if let Some(m) = self.setting.mover(sl, to.index(), false)
+            && movers.try_push(m).is_err()
+        {
+            return true;
+        }
+        !self.setting.unreachable(&movers)
+    }
 }
 
 /// Half-moves left up to which a [`Gate`] keeps counts (and lets the bound be asked).

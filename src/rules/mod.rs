@@ -83,6 +83,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
         let _ = moves;
     }
+    /// At a position whose side to move is to mate its opponent: removes from `moves` (this
+    /// position's moves) those after which no mate can follow in time, the opponent then
+    /// having `mated_moves` moves left and the side to move `mating_moves` (the mating move
+    /// included). It must never remove a move after which such a mate exists; the default
+    /// removes nothing.
+    fn retain_mating_moves(&self, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
+        let _ = (moves, mated_moves, mating_moves);
+    }
 }
 
 impl Game for crate::position::Position {
@@ -130,10 +138,17 @@ impl Game for crate::position::Position {
     }
     fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
         if let Some(f) = bound::last_move_filter(self) {
-            moves.retain(|m| match (m.from(), m.to()) {
-                (Some(from), Some(to)) => f.allows(from.index(), to.index()),
+            moves.retain(|&m| match m {
+                crate::position::Move::Normal { from, to, .. } | crate::position::Move::EnPassant { from, to } => {
+                    f.allows(from.index(), to.index())
+                }
                 _ => true,
             });
+        }
+    }
+    fn retain_mating_moves(&self, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
+        if let Some(mut f) = bound::mating_move_filter(self, mated_moves, mating_moves) {
+            moves.retain(|&m| f.allows(m));
         }
     }
 }

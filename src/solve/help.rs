@@ -98,6 +98,9 @@ impl<G: Game> Helper<'_, G> {
             if k == 2 && self.mate_bound {
                 // The mated side's last move: only those a mate in one may follow.
                 p.retain_before_mate_in_one(&mut moves);
+            } else if k == 3 && self.mate_bound {
+                // The mating side's move before the mated side's last move.
+                p.retain_mating_moves(&mut moves, 1, 1);
             }
         }
         let mut found = false;
