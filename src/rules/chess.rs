@@ -35,22 +35,48 @@ trait MoveSink {
     fn push_drops(&mut self, pos: &Position, kind: Kind, targets: u64, promo_rank: u64);
 }
 
-impl MoveSink for MoveList {
+/// A list the generator appends moves to one by one (see [`MoveSink`]).
+trait MovePush {
+    fn put(&mut self, m: Move);
+    fn reset(&mut self);
+}
+
+impl MovePush for MoveList {
+    #[inline(always)]
+    fn put(&mut self, m: Move) {
+        ArrayVec::push(self, m);
+    }
+    fn reset(&mut self) {
+        self.clear();
+    }
+}
+
+impl MovePush for Vec<Move> {
+    #[inline(always)]
+    fn put(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+    fn reset(&mut self) {
+        self.clear();
+    }
+}
+
+impl<L: MovePush> MoveSink for L {
     #[inline(always)]
     fn push(&mut self, m: Move) {
-        ArrayVec::push(self, m);
+        self.put(m);
     }
     #[inline(always)]
     fn push_targets(&mut self, from: Square, targets: u64) {
         for to in Squares(targets) {
-            ArrayVec::push(self, Move::Normal { from, to, promotion: None });
+            self.put(Move::Normal { from, to, promotion: None });
         }
     }
     #[inline(always)]
     fn push_promotions(&mut self, pos: &Position, from: Square, targets: u64) {
         for to in Squares(targets) {
             for k in pos.promotion_kinds() {
-                ArrayVec::push(self, Move::Normal { from, to, promotion: Some(k) });
+                self.put(Move::Normal { from, to, promotion: Some(k) });
             }
         }
     }
@@ -59,10 +85,10 @@ impl MoveSink for MoveList {
         for to in Squares(targets) {
             if (1u64 << to.0) & promo_rank != 0 {
                 for p in pos.promotion_kinds() {
-                    ArrayVec::push(self, Move::Drop { kind, to, promotion: Some(p) });
+                    self.put(Move::Drop { kind, to, promotion: Some(p) });
                 }
             } else {
-                ArrayVec::push(self, Move::Drop { kind, to, promotion: None });
+                self.put(Move::Drop { kind, to, promotion: None });
             }
         }
     }
@@ -96,9 +122,9 @@ impl MoveSink for MoveCount {
 /// line to it uncovers a check, are computed once per position, so most moves are kept or
 /// dropped by two bit tests. Promotions, en passant and castling (rare) ask
 /// [`Position::gives_check`].
-struct CheckSink<'a> {
+struct CheckSink<'a, L: MovePush> {
     pos: &'a Position,
-    out: &'a mut MoveList,
+    out: &'a mut L,
     /// Enemy king square.
     ksq: Square,
     /// Squares from which a piece of each orthodox kind gives check (pawn, knight, bishop,
@@ -108,7 +134,7 @@ struct CheckSink<'a> {
     discoverers: u64,
 }
 
-impl CheckSink<'_> {
+impl<L: MovePush> CheckSink<'_, L> {
     #[inline(always)]
     fn allowed(&self, from: Square) -> u64 {
         let kind = self.pos.mailbox[from.index()].map_or(Kind::King, |p| p.kind);
@@ -124,7 +150,7 @@ impl CheckSink<'_> {
     }
 }
 
-impl MoveSink for CheckSink<'_> {
+impl<L: MovePush> MoveSink for CheckSink<'_, L> {
     #[inline(always)]
     fn push(&mut self, m: Move) {
         let keep = match m {
@@ -132,7 +158,7 @@ impl MoveSink for CheckSink<'_> {
             _ => self.pos.gives_check(m),
         };
         if keep {
-            ArrayVec::push(self.out, m);
+            self.out.put(m);
         }
     }
     #[inline(always)]
@@ -146,7 +172,7 @@ impl MoveSink for CheckSink<'_> {
             for k in pos.promotion_kinds() {
                 let m = Move::Normal { from, to, promotion: Some(k) };
                 if pos.gives_check(m) {
-                    ArrayVec::push(self.out, m);
+                    self.out.put(m);
                 }
             }
         }
@@ -157,7 +183,7 @@ impl MoveSink for CheckSink<'_> {
         all.push_drops(pos, kind, targets, promo_rank);
         for m in all {
             if pos.gives_check(m) {
-                ArrayVec::push(self.out, m);
+                self.out.put(m);
             }
         }
     }
@@ -506,6 +532,19 @@ impl Position {
         let mut out = MoveList::new();
         self.generate(&mut out);
         out
+    }
+
+    /// Replaces the content of `out` with the legal moves of the side to move (the order of
+    /// [`Position::legal_moves`]), written straight into the vector.
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        // Room for most positions at once: growing a vector move by move costs more.
+        out.reserve(64);
+        if self.needs_make_test() {
+            out.extend(self.legal_moves());
+        } else {
+            self.gen_inner(out, true);
+        }
     }
 
     /// Whether the moves must be generated pseudo-legally and each one tested by playing it
@@ -1043,13 +1082,27 @@ impl Position {
     /// same list as filtering it with [`Position::gives_check`], built faster: with only
     /// orthodox pieces, each piece's targets are masked by the squares it would check from).
     pub fn checking_moves(&self, out: &mut MoveList) {
-        out.clear();
+        self.checking_into(out);
+    }
+
+    /// [`Position::checking_moves`] written straight into a vector.
+    pub fn checking_moves_into(&self, out: &mut Vec<Move>) {
+        out.reserve(16);
+        self.checking_into(out);
+    }
+
+    fn checking_into<L: MovePush>(&self, out: &mut L) {
+        out.reset();
         let them = self.side.opponent();
         let Some(ksq) = self.king(them) else { return };
         if self.fairy != 0 || self.needs_make_test() {
             let mut all = MoveList::new();
             self.generate(&mut all);
-            out.extend(all.into_iter().filter(|&m| self.gives_check(m)));
+            for m in all {
+                if self.gives_check(m) {
+                    out.put(m);
+                }
+            }
             return;
         }
         let t = tables();

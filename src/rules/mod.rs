@@ -100,8 +100,7 @@ impl Game for crate::position::Position {
         self.side_to_move()
     }
     fn moves(&self, out: &mut Vec<Self::Move>) {
-        out.clear();
-        out.extend(self.legal_moves());
+        self.legal_moves_into(out);
     }
     fn play(&self, m: Self::Move) -> Self {
         crate::position::Position::play(self, m)
@@ -125,10 +124,7 @@ impl Game for crate::position::Position {
         crate::position::Position::try_play(self, m)
     }
     fn checking_moves(&self, out: &mut Vec<Self::Move>) {
-        let mut list = crate::rules::chess::MoveList::new();
-        crate::position::Position::checking_moves(self, &mut list);
-        out.clear();
-        out.extend(list);
+        self.checking_moves_into(out);
     }
     fn move_text(&self, m: Self::Move, lang: Lang) -> String {
         crate::notation::move_text(self, m, crate::notation::MoveStyle { lang, ascii: false })

@@ -336,11 +336,29 @@ impl<G: Game> Series<'_, G> {
             self.ctx.tt.put(key, 1);
             return false;
         }
+        // In `ser-h#`, the moves after which no mate in one can follow (in the same order).
+        let mateable = (self.end == SeriesEnd::Help && self.goal == Goal::Mate).then(|| {
+            let mut v = moves.clone();
+            p.retain_before_mate_in_one(&mut v);
+            v
+        });
+        let mut next_mateable = 0;
         let mut found = false;
         for &m in &moves {
+            let may_end = match &mateable {
+                Some(v) if v.get(next_mateable) == Some(&m) => {
+                    next_mateable += 1;
+                    true
+                }
+                Some(_) => false,
+                None => true,
+            };
+            if !may_end && k == 1 {
+                continue;
+            }
             let q = p.play(m);
             prefix.push(m);
-            if let Some(ends) = self.endings(&q) {
+            if let Some(ends) = if may_end { self.endings(&q) } else { None } {
                 self.push_endings(prefix, ends, out);
                 found = true;
             } else if k > 1 && !q.in_check() && q.has_move() {
