@@ -359,6 +359,20 @@ struct Mover {
     all: (u64, u64),
 }
 
+/// Whether the relaxation knows every piece and promotion of `p` (no fairy pieces, no fairy
+/// promotions, no Réserve).
+fn applies(p: &Position) -> bool {
+    !p.has_fairy() && !p.reserve_rule().any() && p.promotions == PROMOTIONS
+}
+
+/// The castlings the mating side `a` still has a right to.
+fn mating_castlings(p: &Position, a: Color) -> ArrayVec<Castling, 2> {
+    match p.king(a) {
+        Some(k) if p.castling() != 0 => castlings(p, a, k.index()),
+        _ => ArrayVec::new(),
+    }
+}
+
 /// The orthodox kinds of side `a` with their table slots.
 fn slots(a: Color) -> [(Kind, usize); 6] {
     [(Kind::King, KING), (Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + a.index())]
@@ -431,17 +445,14 @@ impl LastMoveFilter {
 /// The [`LastMoveFilter`] of `p`, whose side to move is to be mated after its move; `None`
 /// where the bound does not apply (fairy pieces, fairy promotions, Réserve, a missing king).
 pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
-    if p.has_fairy() || p.reserve_rule().any() || p.promotions != PROMOTIONS {
+    if !applies(p) {
         return None;
     }
     let mated = p.side_to_move();
     let a = mated.opponent();
     let king = p.king(mated)?.index();
     let t = &*TABLES;
-    let castled = match p.king(a) {
-        Some(k) if p.castling() != 0 => castlings(p, a, k.index()),
-        _ => ArrayVec::new(),
-    };
+    let castled = mating_castlings(p, a);
     let flights = king_attacks(crate::geometry::Square(king as u8));
     // The squares that matter: the king's now and after a king move, and their flights.
     let reach = flights | (1u64 << king);
@@ -510,7 +521,7 @@ impl<'a> Setting<'a> {
     /// `None` where the bound does not apply (fairy pieces, fairy promotions, Réserve, a
     /// missing king, too many moves).
     fn new(p: &'a Position, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self> {
-        if p.has_fairy() || p.reserve_rule().any() || p.promotions != PROMOTIONS || mated_moves as usize > MATED_MOVES {
+        if !applies(p) || mated_moves as usize > MATED_MOVES {
             return None;
         }
         let km = p.king(mated)?.index();
@@ -540,10 +551,7 @@ impl<'a> Setting<'a> {
             side.king_reach[j] = r;
         }
         let near = side.king_reach[bm] | neighbours(side.king_reach[bm]);
-        let castled = match p.king(a) {
-            Some(k) if rights => castlings(p, a, k.index()),
-            _ => ArrayVec::new(),
-        };
+        let castled = mating_castlings(p, a);
         Some(Setting { side, near, castled, wa })
     }
 
