@@ -207,6 +207,25 @@ fn check_try_play(p: &Position, ours: &[Move]) {
     }
 }
 
+/// The key guessed before a move (for prefetching) is the played key for every normal move
+/// but a double pawn step (whose en passant square the guess leaves out).
+fn check_key_hint(p: &Position, ours: &[Move]) {
+    for &m in ours {
+        let double_step = match m {
+            Move::Normal { from, to, .. } => {
+                p.piece_at(from).is_some_and(|pc| pc.kind == Kind::Pawn) && from.index().abs_diff(to.index()) == 16
+            }
+            _ => false,
+        };
+        let played = p.play(m).hash();
+        if matches!(m, Move::Normal { .. }) && !double_step {
+            assert_eq!(p.key_hint(m), played, "{} {m:?}: key hint", p.to_fen());
+        } else if !matches!(m, Move::Normal { .. }) {
+            assert_eq!(p.key_hint(m), played, "{} {m:?}: key hint of a special move", p.to_fen());
+        }
+    }
+}
+
 /// `cases` random cases, or `PROPTEST_CASES` when set (for long soak runs).
 fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
@@ -224,6 +243,7 @@ proptest! {
             prop_assert_eq!(p.promotion_kinds().collect::<Vec<_>>(), promotions.clone());
             let ours = check_position(&p, &promotions);
             check_try_play(&p, &ours);
+            check_key_hint(&p, &ours);
         }
     }
 }

@@ -824,6 +824,28 @@ impl Position {
         }
     }
 
+    /// The key of the position after `m`, without playing it: exact for normal moves other
+    /// than double pawn steps (whose en passant square it leaves out), the played key
+    /// otherwise. Meant for prefetching; see [`crate::rules::Game::key_hint`].
+    #[inline]
+    pub fn key_hint(&self, m: Move) -> u64 {
+        let Move::Normal { from, to, promotion } = m else { return self.play(m).hash };
+        let (f, t) = (from.index() & 63, to.index() & 63);
+        let Some(mover) = self.mailbox[f] else { return self.hash };
+        let z = &ZOBRIST;
+        let us = self.side;
+        let mut hash = self.hash ^ z.side ^ z.castling[self.castling as usize & 15];
+        if let Some(ep) = self.ep {
+            hash ^= z.ep[(ep.0 % 8) as usize];
+        }
+        let placed = promotion.unwrap_or(mover.kind);
+        hash ^= z.piece[us.index()][mover.kind.index()][f] ^ z.piece[us.index()][placed.index()][t];
+        if let Some(v) = self.mailbox[t] {
+            hash ^= z.piece[v.color.index()][v.kind.index()][t];
+        }
+        hash ^ z.castling[(self.castling & !(CASTLE_MASK[f] | CASTLE_MASK[t])) as usize & 15]
+    }
+
     /// The position after `m` (copy-make). `m` must be a legal move of this position.
     ///
     /// Always inlined, so that the copy lands straight in the caller's position (as a

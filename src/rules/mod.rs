@@ -38,6 +38,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn has_move(&self) -> bool;
     /// The Zobrist key (equal positions have equal keys).
     fn key(&self) -> u64;
+    /// A cheap guess at `self.play(m).key()`, for prefetching a table slot before the move
+    /// is played: exact for the common moves, but only a hint (a wrong guess costs a cache
+    /// miss, never a wrong result). By default the move is played.
+    fn key_hint(&self, m: Self::Move) -> u64 {
+        self.play(m).key()
+    }
     /// Whether `goal` is reached for the side to move.
     fn goal_reached(&self, goal: Goal) -> bool {
         match goal {
@@ -113,6 +119,9 @@ impl Game for crate::position::Position {
     }
     fn key(&self) -> u64 {
         self.hash()
+    }
+    fn key_hint(&self, m: Self::Move) -> u64 {
+        crate::position::Position::key_hint(self, m)
     }
     fn pass(&self) -> Self {
         self.null_move()

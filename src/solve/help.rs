@@ -104,6 +104,14 @@ impl<G: Game> Helper<'_, G> {
             }
         }
         let mut found = false;
+        if k >= 2 && self.ctx.tt.enabled() {
+            // The children's table slots prefetched first, so that the cache misses of
+            // their probes overlap instead of coming one after the other.
+            let child_salt = salt(SALT_HELP, self.goal, k - 1, self.finish as u64 + self.salt);
+            for &m in &moves {
+                self.ctx.tt.prefetch(p.key_hint(m) ^ child_salt);
+            }
+        }
         for &m in &moves {
             let q = p.play(m);
             if k == 1 {
