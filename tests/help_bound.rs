@@ -1,4 +1,6 @@
-//! The helpmate bound (`Game::mate_unreachable`, `src/rules/bound.rs`) against brute force.
+//! The helpmate bound (`Game::goal_unreachable`, `src/rules/bound.rs`) against brute force,
+//! for mate and for stalemate (`the_bound_never_cuts_a_stalemate`, and the `h=` and `ser-=`,
+//! `ser-h=` stipulations among those compared with plain enumeration).
 //!
 //! 1. `the_bound_never_cuts_a_mate`: on random orthodox positions (castling rights, en-passant
 //!    squares, pawns about to promote, pieces crowded round the kings, often one weak side
@@ -32,7 +34,7 @@ use feerie::geometry::Square;
 use feerie::piece::{Color, Kind, Lang, Piece};
 use feerie::position::{Move, Position, Setup, castle};
 use feerie::problem::Stipulation;
-use feerie::rules::Game;
+use feerie::rules::{Game, Goal};
 use feerie::solve::{SolveOptions, solve};
 use std::collections::{BTreeSet, HashMap};
 
@@ -61,6 +63,15 @@ fn moves(p: &Position) -> Vec<Move> {
 
 fn mated(p: &Position) -> bool {
     p.in_check() && moves(p).is_empty()
+}
+
+/// Whether `goal` (mate or stalemate of the side to move) is reached in `p`.
+fn reached(p: &Position, goal: Goal) -> bool {
+    match goal {
+        Goal::Mate => mated(p),
+        Goal::Stalemate => !p.in_check() && !Game::has_move(p),
+        _ => unreachable!("the bound knows mate and stalemate"),
+    }
 }
 
 /// The mated side and the moves each side has left, for a help line of `k` half-moves from
@@ -184,7 +195,7 @@ struct Stats {
 
 /// Whether a line of exactly `k` half-moves from `p` ends in mate; checks the bound at every
 /// node of the tree on the way (memoised on the key and `k`).
-fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Stats) -> bool {
+fn walk(p: &Position, k: u32, goal: Goal, memo: &mut HashMap<(u64, u32), bool>, st: &mut Stats) -> bool {
     if let Some(&v) = memo.get(&(p.hash(), k)) {
         return v;
     }
@@ -192,12 +203,13 @@ fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Sta
     // The moves the filters keep: before the mated side's last move (`k` = 2), and before
     // the mating side's move that comes before it (`k` = 3).
     let kept = match k {
+        2 if goal != Goal::Mate => None,
         2 | 3 => {
             let mut v = moves(p);
-            if k == 2 {
+            if k == 3 {
+                p.retain_mating_moves(goal, &mut v, 1, 1);
+            } else if goal == Goal::Mate {
                 p.retain_before_mate_in_one(&mut v);
-            } else {
-                p.retain_mating_moves(&mut v, 1, 1);
             }
             Some(v)
         }
@@ -205,7 +217,7 @@ fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Sta
     };
     for m in moves(p) {
         let q = p.play(m);
-        let reached = if k == 1 { mated(&q) } else { walk(&q, k - 1, memo, st) };
+        let reached = if k == 1 { reached(&q, goal) } else { walk(&q, k - 1, goal, memo, st) };
         if let Some(kept) = &kept {
             st.filter_asked += 1;
             if !kept.contains(&m) {
@@ -225,7 +237,7 @@ fn walk(p: &Position, k: u32, memo: &mut HashMap<(u64, u32), bool>, st: &mut Sta
         }
     }
     let (m, bm, wa) = sides(p, k);
-    record(p, k, any, (m, bm, wa), "help", memo, st)
+    record(p, k, any, (goal, m, bm, wa), "help", memo, st)
 }
 
 /// Asks the bound at `p` (`k` moves left; `any`: whether brute force found a mating line from
@@ -234,15 +246,15 @@ fn record(
     p: &Position,
     k: u32,
     any: bool,
-    (m, bm, wa): (Color, u32, u32),
+    (goal, m, bm, wa): (Goal, Color, u32, u32),
     what: &str,
     memo: &mut HashMap<(u64, u32), bool>,
     st: &mut Stats,
 ) -> bool {
     st.asked += 1;
-    if p.mate_unreachable(m, bm, wa) {
+    if p.goal_unreachable(goal, m, bm, wa) {
         st.cut += 1;
-        assert!(!any, "the bound cuts a {what} mate in {k}: {} ({m:?} mated, {bm} and {wa} moves)", p.to_fen());
+        assert!(!any, "the bound cuts a {what} {goal:?} in {k}: {} ({m:?} mated, {bm} and {wa} moves)", p.to_fen());
     }
     if any {
         st.mating += 1;
@@ -251,11 +263,11 @@ fn record(
     any
 }
 
-#[test]
-fn the_bound_never_cuts_a_mate() {
-    let mut r = Rng(0x00B0_0DED_5EED_0001);
+/// Walks the help trees of `cases` random positions (and of positions a few random moves
+/// further) for `goal`, checking the bound and the filters at every node.
+fn help_walks(seed: u64, goal: Goal, cases: u32) -> Stats {
+    let mut r = Rng(seed);
     let mut st = Stats::default();
-    let cases: u32 = std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000);
     let mut done = 0;
     while done < cases {
         let Some(mut p) = random_position(&mut r) else { continue };
@@ -276,16 +288,36 @@ fn the_bound_never_cuts_a_mate() {
             _ => 1 + r.below(3),
         } as u32;
         let mut memo = HashMap::new();
-        walk(&p, k, &mut memo, &mut st);
+        walk(&p, k, goal, &mut memo, &mut st);
     }
-    eprintln!("{st:?}");
+    eprintln!("{goal:?}: {st:?}");
+    st
+}
+
+fn cases() -> u32 {
+    std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
+}
+
+#[test]
+fn the_bound_never_cuts_a_mate() {
+    let st = help_walks(0x00B0_0DED_5EED_0001, Goal::Mate, cases());
     // Not vacuous: the bound fires, mates exist, and the special moves occur on mating lines.
     assert!(st.cut * 5 > st.asked, "{st:?}");
     assert!(st.filter_removed * 5 > st.filter_asked, "{st:?}");
     assert!(st.mating > 1000, "{st:?}");
-    if cases >= 3000 {
+    if cases() >= 3000 {
         assert!(st.castle_mated > 0 && st.castle_mating > 0 && st.promotion > 0 && st.en_passant > 0, "{st:?}");
     }
+}
+
+/// The same for stalemate (`h=`): the bound without the check, the filter before the
+/// stalemating side's move.
+#[test]
+fn the_bound_never_cuts_a_stalemate() {
+    let st = help_walks(0x00B0_0DED_5EED_0005, Goal::Stalemate, cases() / 5);
+    assert!(st.cut * 5 > st.asked, "{st:?}");
+    assert!(st.filter_removed * 5 > st.filter_asked, "{st:?}");
+    assert!(st.mating > 500, "{st:?}");
 }
 
 /// Hand-made positions where a special move is part of the only way to mate in time, each
@@ -295,7 +327,7 @@ fn special_moves_are_not_cut() {
     let check = |fen: &str, k: u32| {
         let p = Position::from_fen(fen).expect(fen);
         let mut st = Stats::default();
-        assert!(walk(&p, k, &mut HashMap::new(), &mut st), "{fen}: no mate in {k}");
+        assert!(walk(&p, k, Goal::Mate, &mut HashMap::new(), &mut st), "{fen}: no mate in {k}");
     };
     // The mated side castles long and its rook closes d8: 1...0-0-0 2.Sf5-e7#. No white piece
     // can attack d8 in one move, and the king needs the castling to reach c8 in one: both the
@@ -325,6 +357,7 @@ fn help_lines(
     root: &Position,
     p: &Position,
     plies: u32,
+    goal: Goal,
     prefix: &mut Vec<Move>,
     out: &mut BTreeSet<Vec<String>>,
     budget: &mut u32,
@@ -337,10 +370,10 @@ fn help_lines(
         let q = p.play(m);
         prefix.push(m);
         if plies == 1 {
-            if mated(&q) {
+            if reached(&q, goal) {
                 out.insert(texts(root, prefix, false));
             }
-        } else if !help_lines(root, &q, plies - 1, prefix, out, budget) {
+        } else if !help_lines(root, &q, plies - 1, goal, prefix, out, budget) {
             return false;
         }
         prefix.pop();
@@ -360,12 +393,12 @@ fn helpmates_match_the_reference() {
             continue;
         }
         done += 1;
-        let stips = ["h#1", "h#1.5", "h#2", "h#2.5", "h#3"];
+        let stips = ["h#1", "h#1.5", "h#2", "h#2.5", "h#3", "h=1", "h=1.5", "h=2"];
         for stip in stips {
             let s: Stipulation = stip.parse().expect(stip);
             // The stipulation's first mover is the side to move in these tests.
             let mut want = BTreeSet::new();
-            if !help_lines(&p, &p, s.help_plies(), &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
+            if !help_lines(&p, &p, s.help_plies(), s.goal, &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
                 continue; // too big a tree, or too many lines, for a quick reference
             }
             assert_eq!(solver_lines(&p, &s), want, "{} {stip}", p.to_fen());
@@ -388,11 +421,11 @@ enum SeriesEnd {
 /// The other side's mating replies that end a series after a series move (`q`: the other
 /// side to move), as moves; `Some(vec![])` for `ser-#` when the series move mated; `None`
 /// when the series does not end there.
-fn series_ending(q: &Position, end: SeriesEnd) -> Option<Vec<Move>> {
+fn series_ending(q: &Position, end: SeriesEnd, goal: Goal) -> Option<Vec<Move>> {
     match end {
-        SeriesEnd::Direct => mated(q).then(Vec::new),
+        SeriesEnd::Direct => reached(q, goal).then(Vec::new),
         SeriesEnd::Help => {
-            let replies: Vec<Move> = moves(q).into_iter().filter(|&d| mated(&q.play(d))).collect();
+            let replies: Vec<Move> = moves(q).into_iter().filter(|&d| reached(&q.play(d), goal)).collect();
             (!replies.is_empty()).then_some(replies)
         }
     }
@@ -414,17 +447,17 @@ fn series_sides(p: &Position, k: u32, end: SeriesEnd) -> (Color, u32, u32) {
 
 /// Whether a series of up to `k` moves from `p` ends in mate; checks the bound at every node
 /// of the series tree on the way (memoised).
-fn series_walk(p: &Position, k: u32, end: SeriesEnd, memo: &mut HashMap<(u64, u32), bool>, st: &mut Stats) -> bool {
+fn series_walk(p: &Position, k: u32, end: SeriesEnd, goal: Goal, memo: &mut HashMap<(u64, u32), bool>, st: &mut Stats) -> bool {
     if let Some(&v) = memo.get(&(p.hash(), k)) {
         return v;
     }
     let mut any = false;
     for m in moves(p) {
         let q = p.play(m);
-        let reached = if series_ending(&q, end).is_some() {
+        let reached = if series_ending(&q, end, goal).is_some() {
             true
         } else {
-            k > 1 && series_goes_on(&q) && series_walk(&Game::pass(&q), k - 1, end, memo, st)
+            k > 1 && series_goes_on(&q) && series_walk(&Game::pass(&q), k - 1, end, goal, memo, st)
         };
         any |= reached;
         if reached {
@@ -436,14 +469,20 @@ fn series_walk(p: &Position, k: u32, end: SeriesEnd, memo: &mut HashMap<(u64, u3
             }
         }
     }
-    record(p, k, any, series_sides(p, k, end), &format!("{end:?} series"), memo, st)
+    let (m, bm, wa) = series_sides(p, k, end);
+    record(p, k, any, (goal, m, bm, wa), &format!("{end:?} series"), memo, st)
 }
 
 #[test]
 fn the_bound_never_cuts_a_series_mate() {
     let mut r = Rng(0x00B0_0DED_5EED_0003);
     let cases: u32 = std::env::var("HELP_BOUND_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000) / 3;
-    for end in [SeriesEnd::Direct, SeriesEnd::Help] {
+    for (end, goal) in [
+        (SeriesEnd::Direct, Goal::Mate),
+        (SeriesEnd::Help, Goal::Mate),
+        (SeriesEnd::Direct, Goal::Stalemate),
+        (SeriesEnd::Help, Goal::Stalemate),
+    ] {
         let mut st = Stats::default();
         let mut done = 0;
         while done < cases {
@@ -455,23 +494,23 @@ fn the_bound_never_cuts_a_series_mate() {
                 13..=30 => 1 + r.below(3),
                 _ => 1 + r.below(2),
             } as u32;
-            series_walk(&p, k, end, &mut HashMap::new(), &mut st);
+            series_walk(&p, k, end, goal, &mut HashMap::new(), &mut st);
         }
-        eprintln!("{end:?}: {st:?}");
-        // Not vacuous: the bound fires and mating series exist.
-        assert!(st.cut * 5 > st.asked, "{end:?}: {st:?}");
-        assert!(st.mating > 100, "{end:?}: {st:?}");
+        eprintln!("{end:?} {goal:?}: {st:?}");
+        // Not vacuous: the bound fires and series reaching the goal exist.
+        assert!(st.cut * 5 > st.asked, "{end:?} {goal:?}: {st:?}");
+        assert!(st.mating > 100, "{end:?} {goal:?}: {st:?}");
     }
 }
 
-/// Every series line of up to `k` moves from `p` (series side to move) ending in mate, as
+/// Every series line of up to `k` moves from `p` (series side to move) ending in the goal, as
 /// move texts (`prefix` from `root`, the other side passing between series moves); gives up
 /// (returns false) after `budget` positions.
 fn series_lines(
     root: &Position,
     p: &Position,
     k: u32,
-    end: SeriesEnd,
+    (end, goal): (SeriesEnd, Goal),
     prefix: &mut Vec<Move>,
     out: &mut BTreeSet<Vec<String>>,
     budget: &mut u32,
@@ -483,7 +522,7 @@ fn series_lines(
     for m in moves(p) {
         let q = p.play(m);
         prefix.push(m);
-        if let Some(replies) = series_ending(&q, end) {
+        if let Some(replies) = series_ending(&q, end, goal) {
             let line = texts(root, prefix, true);
             if replies.is_empty() {
                 out.insert(line.clone());
@@ -493,7 +532,7 @@ fn series_lines(
                 l.push(q.move_text(d, Lang::En));
                 out.insert(l);
             }
-        } else if k > 1 && series_goes_on(&q) && !series_lines(root, &Game::pass(&q), k - 1, end, prefix, out, budget) {
+        } else if k > 1 && series_goes_on(&q) && !series_lines(root, &Game::pass(&q), k - 1, (end, goal), prefix, out, budget) {
             return false;
         }
         prefix.pop();
@@ -538,7 +577,7 @@ fn series_mates_match_the_reference() {
         let p = Position::from_fen(fen).expect(fen);
         let s: Stipulation = stip.parse().expect(stip);
         let mut want = BTreeSet::new();
-        assert!(series_lines(&p, &p, s.moves, end, &mut Vec::new(), &mut want, &mut 1_000_000));
+        assert!(series_lines(&p, &p, s.moves, (end, s.goal), &mut Vec::new(), &mut want, &mut 1_000_000));
         let longest = want.iter().map(Vec::len).max().unwrap_or(0);
         let shortest = want.iter().map(Vec::len).min().unwrap_or(0);
         assert!(shortest == longest && longest as u32 == s.moves + (end == SeriesEnd::Help) as u32, "{fen} {stip}: {want:?}");
@@ -561,10 +600,14 @@ fn series_mates_match_the_reference() {
             ("ser-h#1", SeriesEnd::Help),
             ("ser-h#2", SeriesEnd::Help),
             ("ser-h#3", SeriesEnd::Help),
+            ("ser-=2", SeriesEnd::Direct),
+            ("ser-=3", SeriesEnd::Direct),
+            ("ser-h=2", SeriesEnd::Help),
+            ("ser-h=3", SeriesEnd::Help),
         ] {
             let s: Stipulation = stip.parse().expect(stip);
             let mut want = BTreeSet::new();
-            if !series_lines(&p, &p, s.moves, end, &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
+            if !series_lines(&p, &p, s.moves, (end, s.goal), &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
                 continue;
             }
             assert_eq!(solver_lines(&p, &s), want, "{} {stip}", p.to_fen());

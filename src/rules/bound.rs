@@ -23,6 +23,11 @@
 //!
 //! When no square `s` passes all three, no line of the given length can end in mate.
 //!
+//! A stalemate needs the same of the flights (a flight is a legal move unless it is
+//! attacked or holds one of the king's own pieces) but no check: the bound for `=` is the
+//! test above without condition 2. It says nothing about the stalemated side's other
+//! pieces, which must be left without a move too.
+//!
 //! With few mating moves left (up to `SHARED_MOVES`), the test is made again with the
 //! mating moves *shared out*: each `A` piece makes some of them, together at most `wa` (a
 //! castling is one king move, the rook going along for free), and what a piece attacks at
@@ -43,6 +48,7 @@
 use crate::geometry::Squares;
 use crate::piece::{Color, Kind};
 use crate::position::{Position, castle, castle_squares};
+use crate::rules::Goal;
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use arrayvec::ArrayVec;
 use std::sync::LazyLock;
@@ -258,6 +264,8 @@ struct MatedSide<'a> {
     /// `j < stand_done`).
     stand: [u64; MATED_MOVES + 1],
     stand_done: usize,
+    /// Whether the goal needs the king in check (mate); a stalemate needs only the flights.
+    needs_check: bool,
 }
 
 impl MatedSide<'_> {
@@ -295,8 +303,10 @@ impl MatedSide<'_> {
     }
 
     /// Whether some king square passes the test when the mating side can attack `cover`
-    /// (king included) and `check` (king excluded).
+    /// (king included) and `check` (king excluded). For a stalemate the king need not be in
+    /// check: every square passes the second condition.
     fn mate_possible(&mut self, cover: u64, check: u64) -> bool {
+        let check = if self.needs_check { check } else { !0 };
         let bm = self.bm;
         let squares = self.king_reach[bm] & check;
         if squares == 0 {
@@ -483,16 +493,18 @@ pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
     Some(LastMoveFilter { king, occupied, standing: (cover0, check0), one, needs })
 }
 
-/// Whether no line can mate `mated` when it has `mated_moves` moves left and its opponent
-/// `mating_moves` (the mating move included), on the relaxed empty-board game of the module
-/// documentation. `false` when the bound does not apply (fairy pieces, fairy promotions,
-/// Réserve, a missing king) or when a mate is not ruled out.
+/// Whether no line can reach `goal` against `mated` (mate it, or stalemate it) when it has
+/// `mated_moves` moves left and its opponent `mating_moves` (the last move included), on the
+/// relaxed empty-board game of the module documentation; for a stalemate the king need not
+/// be attacked, only its flights (condition 2 is dropped). `false` when the bound does not
+/// apply (other goals, fairy pieces, fairy promotions, Réserve, a missing king) or when the
+/// goal is not ruled out.
 ///
 /// With few mating moves and few mating pieces that matter, the mating moves are moreover
 /// shared out: the pieces' moves add up to at most `mating_moves`, and every way of sharing
 /// them is tried.
-pub fn mate_unreachable(p: &Position, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
-    let Some(mut setting) = Setting::new(p, mated, mated_moves, mating_moves) else { return false };
+pub fn goal_unreachable(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
+    let Some(mut setting) = Setting::new(p, goal, mated, mated_moves, mating_moves) else { return false };
     let mut movers = ArrayVec::new();
     if setting.movers(p, &mut movers).is_none() {
         return false;
@@ -518,9 +530,14 @@ struct Setting<'a> {
 }
 
 impl<'a> Setting<'a> {
-    /// `None` where the bound does not apply (fairy pieces, fairy promotions, Réserve, a
-    /// missing king, too many moves).
-    fn new(p: &'a Position, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self> {
+    /// `None` where the bound does not apply (goals other than mate and stalemate, fairy
+    /// pieces, fairy promotions, Réserve, a missing king, too many moves).
+    fn new(p: &'a Position, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self> {
+        let needs_check = match goal {
+            Goal::Mate => true,
+            Goal::Stalemate => false,
+            _ => return None,
+        };
         if !applies(p) || mated_moves as usize > MATED_MOVES {
             return None;
         }
@@ -540,6 +557,7 @@ impl<'a> Setting<'a> {
             castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
             stand: [0; MATED_MOVES + 1],
             stand_done: 0,
+            needs_check,
         };
         for j in 0..=bm {
             let mut r = t.reach(KING, km, j);
@@ -614,12 +632,13 @@ pub struct MatingMoveFilter<'a> {
     movers: ArrayVec<Mover, 16>,
 }
 
-/// The [`MatingMoveFilter`] of `p`, whose side to move mates; after its move, the mated side
-/// has `mated_moves` moves left and the mating side `mating_moves` (the mating move
-/// included). `None` where the bound does not apply.
-pub fn mating_move_filter(p: &Position, mated_moves: u32, mating_moves: u32) -> Option<MatingMoveFilter<'_>> {
+/// The [`MatingMoveFilter`] of `p`, whose side to move is to reach `goal` (mate or
+/// stalemate its opponent); after its move, the opponent has `mated_moves` moves left and
+/// the side to move `mating_moves` (the last move included). `None` where the bound does not
+/// apply.
+pub fn mating_move_filter(p: &Position, goal: Goal, mated_moves: u32, mating_moves: u32) -> Option<MatingMoveFilter<'_>> {
     let mated = p.side_to_move().opponent();
-    let setting = Setting::new(p, mated, mated_moves, mating_moves)?;
+    let setting = Setting::new(p, goal, mated, mated_moves, mating_moves)?;
     let mut movers = ArrayVec::new();
     setting.movers(p, &mut movers)?;
     Some(MatingMoveFilter { p, setting, movers })
@@ -656,7 +675,7 @@ impl MatingMoveFilter<'_> {
 /// Half-moves left up to which a [`Gate`] keeps counts (and lets the bound be asked).
 pub const GATE_PLIES: usize = 8;
 
-/// Decides where asking [`mate_unreachable`] pays: per number of half-moves left, the bound
+/// Decides where asking [`goal_unreachable`] pays: per number of half-moves left, the bound
 /// stays on while it cuts often enough to save more than it costs, and while off it is still
 /// asked now and then, so that a part of the tree where it pays turns it back on. Only the
 /// speed depends on it: the bound is sound whether asked or not.
@@ -840,6 +859,7 @@ mod tests {
                 castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
                 stand: [0; MATED_MOVES + 1],
                 stand_done: 0,
+                needs_check: true,
             };
             // Straight from the tables: every piece but the king, castled rooks at no cost.
             let mut want = [0u64; MATED_MOVES + 1];
@@ -897,12 +917,20 @@ mod tests {
         // White Kh1 Pa2; Black Kh8 Rg7 (g7 guarded by the king): White to mate.
         let p = Position::from_fen("7k/6r1/8/8/8/8/P7/7K w - - 0 1").unwrap();
         // One move each: no white piece can check h8 or the squares around.
-        assert!(mate_unreachable(&p, Color::Black, 0, 1));
-        assert!(mate_unreachable(&p, Color::Black, 1, 2));
+        assert!(goal_unreachable(&p, Goal::Mate, Color::Black, 0, 1));
+        assert!(goal_unreachable(&p, Goal::Mate, Color::Black, 1, 2));
         // The mate is reachable with a queen: a2-a4 … a8=Q: not ruled out far enough ahead.
-        assert!(!mate_unreachable(&p, Color::Black, 8, 8));
+        assert!(!goal_unreachable(&p, Goal::Mate, Color::Black, 8, 8));
         // A back-rank mate in one is not ruled out.
         let q = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-        assert!(!mate_unreachable(&q, Color::Black, 0, 1));
+        assert!(!goal_unreachable(&q, Goal::Mate, Color::Black, 0, 1));
+        // White Kf7 Qb1; Black Kh8: Qb1-g6 stalemates.
+        let s = Position::from_fen("7k/5K2/8/8/8/8/8/1Q6 w - - 0 1").unwrap();
+        assert!(!goal_unreachable(&s, Goal::Stalemate, Color::Black, 0, 1));
+        // A knight on a1 and a far king: no single move covers g7, g8 and h7.
+        let lone = Position::from_fen("7k/8/8/8/8/8/8/N6K w - - 0 1").unwrap();
+        assert!(goal_unreachable(&lone, Goal::Stalemate, Color::Black, 0, 1));
+        // The other goals are not judged.
+        assert!(!goal_unreachable(&p, Goal::Check, Color::Black, 0, 1));
     }
 }

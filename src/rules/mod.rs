@@ -76,10 +76,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// A lower-bound test for help play: `true` only when no sequence of moves in which
     /// `mated` makes `mated_moves` moves and its opponent `mating_moves` (the last one
-    /// included) can end with `mated` mated. `false` means "maybe"; the default never rules
-    /// anything out.
-    fn mate_unreachable(&self, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
-        let _ = (mated, mated_moves, mating_moves);
+    /// included) can end with `mated` reaching `goal` (mated, or stalemated). `false` means
+    /// "maybe"; the default never rules anything out.
+    fn goal_unreachable(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
+        let _ = (goal, mated, mated_moves, mating_moves);
         false
     }
     /// At a position whose side to move makes its last move before its opponent mates in
@@ -89,13 +89,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
         let _ = moves;
     }
-    /// At a position whose side to move is to mate its opponent: removes from `moves` (this
-    /// position's moves) those after which no mate can follow in time, the opponent then
-    /// having `mated_moves` moves left and the side to move `mating_moves` (the mating move
-    /// included). It must never remove a move after which such a mate exists; the default
-    /// removes nothing.
-    fn retain_mating_moves(&self, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
-        let _ = (moves, mated_moves, mating_moves);
+    /// At a position whose side to move is to mate (or stalemate: `goal`) its opponent:
+    /// removes from `moves` (this position's moves) those after which the goal cannot follow
+    /// in time, the opponent then having `mated_moves` moves left and the side to move
+    /// `mating_moves` (the last move included). It must never remove a move after which the
+    /// goal can be reached in time; the default removes nothing.
+    fn retain_mating_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
+        let _ = (goal, moves, mated_moves, mating_moves);
     }
 }
 
@@ -138,8 +138,8 @@ impl Game for crate::position::Position {
     fn move_text(&self, m: Self::Move, lang: Lang) -> String {
         crate::notation::move_text(self, m, crate::notation::MoveStyle { lang, ascii: false })
     }
-    fn mate_unreachable(&self, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
-        bound::mate_unreachable(self, mated, mated_moves, mating_moves)
+    fn goal_unreachable(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
+        bound::goal_unreachable(self, goal, mated, mated_moves, mating_moves)
     }
     fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
         if let Some(f) = bound::last_move_filter(self) {
@@ -151,8 +151,8 @@ impl Game for crate::position::Position {
             });
         }
     }
-    fn retain_mating_moves(&self, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
-        if let Some(mut f) = bound::mating_move_filter(self, mated_moves, mating_moves) {
+    fn retain_mating_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
+        if let Some(mut f) = bound::mating_move_filter(self, goal, mated_moves, mating_moves) {
             moves.retain(|&m| f.allows(m));
         }
     }

@@ -17,12 +17,12 @@ use crate::rules::{Game, Goal};
 const SALT_HELP: u64 = 0x4CF5_AD43_2745_937F;
 const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
 
-/// Half-moves left up to which the help search asks [`Game::mate_unreachable`] (higher up
+/// Half-moves left up to which the help search asks [`Game::goal_unreachable`] (higher up
 /// it next to never cuts).
 const MATE_BOUND_PLIES: u32 = 6;
 
 thread_local! {
-    /// Where asking [`Game::mate_unreachable`] pays, in the task running on this thread.
+    /// Where asking [`Game::goal_unreachable`] pays, in the task running on this thread.
     static GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
 }
 
@@ -41,9 +41,10 @@ struct Helper<'a, G: Game> {
     root: G,
     goal: Goal,
     finish: Finish,
-    /// Whether lines end with a mate by the last move (`h#n`, `h#n.5`): then
-    /// [`Game::mate_unreachable`] may cut a line that can no longer end in mate.
-    mate_bound: bool,
+    /// Whether lines end with a mate or a stalemate by the last move (`h#n`, `h=n`, and the
+    /// `.5` forms): then [`Game::goal_unreachable`] may cut a line that can no longer reach
+    /// the goal, and the move filters apply.
+    bound: bool,
     salt: u64,
     _g: std::marker::PhantomData<G>,
 }
@@ -80,10 +81,10 @@ impl<G: Game> Helper<'_, G> {
         if self.ctx.tt.get(key).is_some() {
             return false; // proven: no solution
         }
-        if self.mate_bound && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
+        if self.bound && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
             // The side to move at k = 1 mates: it has ⌈k/2⌉ moves left, the mated side ⌊k/2⌋.
             let mating = if k % 2 == 1 { p.to_move() } else { p.to_move().opponent() };
-            let cut = p.mate_unreachable(mating.opponent(), k / 2, k.div_ceil(2));
+            let cut = p.goal_unreachable(self.goal, mating.opponent(), k / 2, k.div_ceil(2));
             GATE.with_borrow_mut(|g| g.record(k, cut));
             if cut {
                 return false;
@@ -95,12 +96,12 @@ impl<G: Game> Helper<'_, G> {
             p.checking_moves(&mut moves);
         } else {
             p.moves(&mut moves);
-            if k == 2 && self.mate_bound {
+            if k == 2 && self.bound && self.goal == Goal::Mate {
                 // The mated side's last move: only those a mate in one may follow.
                 p.retain_before_mate_in_one(&mut moves);
-            } else if k == 3 && self.mate_bound {
+            } else if k == 3 && self.bound {
                 // The mating side's move before the mated side's last move.
-                p.retain_mating_moves(&mut moves, 1, 1);
+                p.retain_mating_moves(self.goal, &mut moves, 1, 1);
             }
         }
         let mut found = false;
@@ -161,8 +162,8 @@ impl<G: Game> Helper<'_, G> {
 /// Every help line of `plies` half-moves from `pos`.
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
     let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
-    let mate_bound = finish == Finish::Goal && stip.goal == Goal::Mate;
-    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, mate_bound, salt: 0, _g: std::marker::PhantomData };
+    let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
+    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
         return Vec::new();
     }
@@ -236,7 +237,7 @@ struct Series<'a, G: Game> {
 }
 
 thread_local! {
-    /// Where asking [`Game::mate_unreachable`] pays in series play (per series moves left).
+    /// Where asking [`Game::goal_unreachable`] pays in series play (per series moves left).
     static SERIES_GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
 }
 
@@ -307,12 +308,12 @@ impl<G: Game> Series<'_, G> {
         }
     }
 
-    /// Whether no series of up to `k` moves from `p` (series side to move) can end in mate,
-    /// by [`Game::mate_unreachable`]: in `ser-#` the other side stands still while the
-    /// series side has `k` moves to mate; in `ser-h#` the series side has `k` moves and is
-    /// then mated in one. `false` for the other stipulations.
+    /// Whether no series of up to `k` moves from `p` (series side to move) can end in mate
+    /// (or stalemate), by [`Game::goal_unreachable`]: in `ser-#` the other side stands still
+    /// while the series side has `k` moves to mate; in `ser-h#` the series side has `k`
+    /// moves and is then mated in one. `false` for the other stipulations.
     fn mate_unreachable(&self, p: &G, k: u32) -> bool {
-        if self.goal != Goal::Mate {
+        if !matches!(self.goal, Goal::Mate | Goal::Stalemate) {
             return false;
         }
         let (mated, mated_moves, mating_moves) = match self.end {
@@ -323,7 +324,7 @@ impl<G: Game> Series<'_, G> {
         if !SERIES_GATE.with_borrow_mut(|g| g.ask(k)) {
             return false;
         }
-        let cut = p.mate_unreachable(mated, mated_moves, mating_moves);
+        let cut = p.goal_unreachable(self.goal, mated, mated_moves, mating_moves);
         SERIES_GATE.with_borrow_mut(|g| g.record(k, cut));
         cut
     }
