@@ -312,7 +312,7 @@ impl<G: Game> Series<'_, G> {
     /// (or stalemate), by [`Game::goal_unreachable`]: in `ser-#` the other side stands still
     /// while the series side has `k` moves to mate; in `ser-h#` the series side has `k`
     /// moves and is then mated in one. `false` for the other stipulations.
-    fn mate_unreachable(&self, p: &G, k: u32) -> bool {
+    fn goal_unreachable(&self, p: &G, k: u32) -> bool {
         if !matches!(self.goal, Goal::Mate | Goal::Stalemate) {
             return false;
         }
@@ -331,7 +331,7 @@ impl<G: Game> Series<'_, G> {
 
     /// Series side to move in `p`, up to `k` moves left.
     fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
-        if k == 0 || self.ctx.tick() || self.mate_unreachable(p, k) {
+        if k == 0 || self.ctx.tick() || self.goal_unreachable(p, k) {
             return false;
         }
         let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64);
