@@ -12,7 +12,7 @@
 //!    (either side), promotion and en passant were met (the bound was asked, and held, on
 //!    those lines).
 //!    The same walk checks the move filters: before the mated side's last move
-//!    (`Game::retain_before_mate_in_one`) and before the mating side's move that comes before
+//!    (`Game::retain_before_goal_in_one`) and before the mating side's move that comes before
 //!    it (`Game::retain_mating_moves`), no move they remove is followed by a mate in time.
 //! 2. `special_moves_are_not_cut`: hand-made positions where the bound is tight and the mate
 //!    needs castling, a castled rook closing a flight, a capture that promotes, a self-block.
@@ -203,13 +203,12 @@ fn walk(p: &Position, k: u32, goal: Goal, memo: &mut HashMap<(u64, u32), bool>, 
     // The moves the filters keep: before the mated side's last move (`k` = 2), and before
     // the mating side's move that comes before it (`k` = 3).
     let kept = match k {
-        2 if goal != Goal::Mate => None,
         2 | 3 => {
             let mut v = moves(p);
             if k == 3 {
                 p.retain_mating_moves(goal, &mut v, 1, 1);
-            } else if goal == Goal::Mate {
-                p.retain_before_mate_in_one(&mut v);
+            } else {
+                p.retain_before_goal_in_one(goal, &mut v);
             }
             Some(v)
         }

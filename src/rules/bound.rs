@@ -420,7 +420,8 @@ fn attack_with(t: &Tables, castled: &[Castling], sl: usize, s: usize, b: usize) 
 /// others stand. For each choice of that piece, `s` must be attacked by a piece other than
 /// the king, and every flight of `s` not attacked must hold one of the mated side's pieces
 /// after its move. A capture by the mated side only takes attacks away, so the same test
-/// holds for it.
+/// holds for it. Before a stalemate in one the same test is made without the check, and
+/// with one more choice: the last move made by a piece that attacks nothing near the king.
 #[derive(Clone, Debug)]
 pub struct LastMoveFilter {
     /// The mated king's square.
@@ -429,11 +430,15 @@ pub struct LastMoveFilter {
     occupied: u64,
     /// What the mating pieces that matter attack standing: `(cover, check)`.
     standing: (u64, u64),
-    /// What each of them attacks after a move of its own.
-    one: ArrayVec<(u64, u64), 16>,
-    /// For each choice of the mating piece that can check the king where it stands: the
-    /// flights it leaves unattacked, which the mated side must occupy.
-    needs: ArrayVec<u64, 16>,
+    /// What each of them attacks after a move of its own (for a stalemate also `(0, 0)`:
+    /// a move by another piece; its checks then count for nothing).
+    one: ArrayVec<(u64, u64), 17>,
+    /// Whether the goal needs the king in check (mate, not stalemate).
+    needs_check: bool,
+    /// For each choice of the mating piece that can check the king where it stands (any
+    /// choice, for a stalemate): the flights it leaves unattacked, which the mated side must
+    /// occupy.
+    needs: ArrayVec<u64, 17>,
 }
 
 impl LastMoveFilter {
@@ -445,16 +450,23 @@ impl LastMoveFilter {
             // The king on `to`, the other pieces where they stand.
             let (cover0, check0) = self.standing;
             let flights = king_attacks(crate::geometry::Square(to as u8));
-            return self.one.iter().any(|&(c1, k1)| (check0 | k1) & (1u64 << to) != 0 && flights & !(cover0 | c1) & !self.occupied == 0);
+            let checked = |k1: u64| !self.needs_check || (check0 | k1) & (1u64 << to) != 0;
+            return self.one.iter().any(|&(c1, k1)| checked(k1) && flights & !(cover0 | c1) & !self.occupied == 0);
         }
         let occupied = (self.occupied & !(1u64 << from)) | (1u64 << to);
         self.needs.iter().any(|&n| n & !occupied == 0)
     }
 }
 
-/// The [`LastMoveFilter`] of `p`, whose side to move is to be mated after its move; `None`
-/// where the bound does not apply (fairy pieces, fairy promotions, Réserve, a missing king).
-pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
+/// The [`LastMoveFilter`] of `p`, whose side to move is to be mated (or stalemated: `goal`)
+/// in one after its move; `None` where the bound does not apply (other goals, fairy pieces,
+/// fairy promotions, Réserve, a missing king).
+pub fn last_move_filter(p: &Position, goal: Goal) -> Option<LastMoveFilter> {
+    let needs_check = match goal {
+        Goal::Mate => true,
+        Goal::Stalemate => false,
+        _ => return None,
+    };
     if !applies(p) {
         return None;
     }
@@ -469,7 +481,7 @@ pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
     let near = reach | neighbours(reach);
     // What each piece that matters attacks standing and after one move.
     let (mut cover0, mut check0) = (0u64, 0u64);
-    let mut one: ArrayVec<(u64, u64), 16> = ArrayVec::new();
+    let mut one: ArrayVec<(u64, u64), 17> = ArrayVec::new();
     for (sl, s) in mating_pieces(p, a) {
         let (c1, k1) = attack_with(t, &castled, sl, s, 1);
         if c1 & near == 0 {
@@ -480,9 +492,12 @@ pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
         check0 |= k0;
         one.try_push((c1, k1)).ok()?;
     }
+    if !needs_check {
+        one.push((0, 0));
+    }
     let mut needs = ArrayVec::new();
     for &(c1, k1) in &one {
-        if (check0 | k1) & (1u64 << king) != 0 {
+        if !needs_check || (check0 | k1) & (1u64 << king) != 0 {
             let n = flights & !(cover0 | c1);
             if !needs.contains(&n) {
                 needs.push(n);
@@ -490,7 +505,7 @@ pub fn last_move_filter(p: &Position) -> Option<LastMoveFilter> {
         }
     }
     let occupied = p.color_bb(mated) & !(1u64 << king);
-    Some(LastMoveFilter { king, occupied, standing: (cover0, check0), one, needs })
+    Some(LastMoveFilter { king, occupied, standing: (cover0, check0), one, needs, needs_check })
 }
 
 /// Whether no line can reach `goal` against `mated` (mate it, or stalemate it) when it has

@@ -82,12 +82,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = (goal, mated, mated_moves, mating_moves);
         false
     }
-    /// At a position whose side to move makes its last move before its opponent mates in
-    /// one: removes from `moves` (this position's moves) those after which no mate in one
-    /// can follow. It must never remove a move after which a mate in one exists; the
-    /// default removes nothing.
-    fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
-        let _ = moves;
+    /// At a position whose side to move makes its last move before its opponent mates (or
+    /// stalemates: `goal`) it in one: removes from `moves` (this position's moves) those
+    /// after which that cannot follow. It must never remove a move after which the goal can
+    /// be reached in one; the default removes nothing.
+    fn retain_before_goal_in_one(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
+        let _ = (goal, moves);
     }
     /// At a position whose side to move is to mate (or stalemate: `goal`) its opponent:
     /// removes from `moves` (this position's moves) those after which the goal cannot follow
@@ -141,8 +141,8 @@ impl Game for crate::position::Position {
     fn goal_unreachable(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
         bound::goal_unreachable(self, goal, mated, mated_moves, mating_moves)
     }
-    fn retain_before_mate_in_one(&self, moves: &mut Vec<Self::Move>) {
-        if let Some(f) = bound::last_move_filter(self) {
+    fn retain_before_goal_in_one(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
+        if let Some(f) = bound::last_move_filter(self, goal) {
             moves.retain(|&m| match m {
                 crate::position::Move::Normal { from, to, .. } | crate::position::Move::EnPassant { from, to } => {
                     f.allows(from.index(), to.index())

@@ -96,9 +96,9 @@ impl<G: Game> Helper<'_, G> {
             p.checking_moves(&mut moves);
         } else {
             p.moves(&mut moves);
-            if k == 2 && self.bound && self.goal == Goal::Mate {
-                // The mated side's last move: only those a mate in one may follow.
-                p.retain_before_mate_in_one(&mut moves);
+            if k == 2 && self.bound {
+                // The mated side's last move: only those a mate (stalemate) in one may follow.
+                p.retain_before_goal_in_one(self.goal, &mut moves);
             } else if k == 3 && self.bound {
                 // The mating side's move before the mated side's last move.
                 p.retain_mating_moves(self.goal, &mut moves, 1, 1);
@@ -345,10 +345,11 @@ impl<G: Game> Series<'_, G> {
             self.ctx.tt.put(key, 1);
             return false;
         }
-        // In `ser-h#`, the moves after which no mate in one can follow (in the same order).
-        let mateable = (self.end == SeriesEnd::Help && self.goal == Goal::Mate).then(|| {
+        // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
+        // (in the same order).
+        let mateable = (self.end == SeriesEnd::Help && matches!(self.goal, Goal::Mate | Goal::Stalemate)).then(|| {
             let mut v = moves.clone();
-            p.retain_before_mate_in_one(&mut v);
+            p.retain_before_goal_in_one(self.goal, &mut v);
             v
         });
         let mut next_mateable = 0;
