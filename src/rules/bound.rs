@@ -369,6 +369,16 @@ struct Mover {
     all: (u64, u64),
 }
 
+/// The goals the bound and the filters judge, with whether each needs the king in check:
+/// `Some(true)` for mate, `Some(false)` for stalemate, `None` for the others.
+pub fn needs_check(goal: Goal) -> Option<bool> {
+    match goal {
+        Goal::Mate => Some(true),
+        Goal::Stalemate => Some(false),
+        _ => None,
+    }
+}
+
 /// Whether the relaxation knows every piece and promotion of `p` (no fairy pieces, no fairy
 /// promotions, no Réserve).
 fn applies(p: &Position) -> bool {
@@ -462,11 +472,7 @@ impl LastMoveFilter {
 /// in one after its move; `None` where the bound does not apply (other goals, fairy pieces,
 /// fairy promotions, Réserve, a missing king).
 pub fn last_move_filter(p: &Position, goal: Goal) -> Option<LastMoveFilter> {
-    let needs_check = match goal {
-        Goal::Mate => true,
-        Goal::Stalemate => false,
-        _ => return None,
-    };
+    let needs_check = needs_check(goal)?;
     if !applies(p) {
         return None;
     }
@@ -493,6 +499,8 @@ pub fn last_move_filter(p: &Position, goal: Goal) -> Option<LastMoveFilter> {
         one.try_push((c1, k1)).ok()?;
     }
     if !needs_check {
+        // A stalemating move by a piece that attacks nothing near (decisive only when no
+        // piece attacks anything near: every other choice needs fewer flights filled).
         one.push((0, 0));
     }
     let mut needs = ArrayVec::new();
@@ -548,11 +556,7 @@ impl<'a> Setting<'a> {
     /// `None` where the bound does not apply (goals other than mate and stalemate, fairy
     /// pieces, fairy promotions, Réserve, a missing king, too many moves).
     fn new(p: &'a Position, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self> {
-        let needs_check = match goal {
-            Goal::Mate => true,
-            Goal::Stalemate => false,
-            _ => return None,
-        };
+        let needs_check = needs_check(goal)?;
         if !applies(p) || mated_moves as usize > MATED_MOVES {
             return None;
         }

@@ -11,7 +11,7 @@ use super::parallel::par_map;
 use super::tree::{Line, LineMove};
 use super::{Ctx, SolveOptions, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
-use crate::rules::bound::Gate;
+use crate::rules::bound::{Gate, needs_check};
 use crate::rules::{Game, Goal};
 
 const SALT_HELP: u64 = 0x4CF5_AD43_2745_937F;
@@ -162,7 +162,7 @@ impl<G: Game> Helper<'_, G> {
 /// Every help line of `plies` half-moves from `pos`.
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
     let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
-    let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
+    let bound = finish == Finish::Goal && needs_check(stip.goal).is_some();
     let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
         return Vec::new();
@@ -313,7 +313,7 @@ impl<G: Game> Series<'_, G> {
     /// while the series side has `k` moves to mate; in `ser-h#` the series side has `k`
     /// moves and is then mated in one. `false` for the other stipulations.
     fn goal_unreachable(&self, p: &G, k: u32) -> bool {
-        if !matches!(self.goal, Goal::Mate | Goal::Stalemate) {
+        if needs_check(self.goal).is_none() {
             return false;
         }
         let (mated, mated_moves, mating_moves) = match self.end {
@@ -347,7 +347,7 @@ impl<G: Game> Series<'_, G> {
         }
         // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
         // (in the same order).
-        let mateable = (self.end == SeriesEnd::Help && matches!(self.goal, Goal::Mate | Goal::Stalemate)).then(|| {
+        let mateable = (self.end == SeriesEnd::Help && needs_check(self.goal).is_some()).then(|| {
             let mut v = moves.clone();
             p.retain_before_goal_in_one(self.goal, &mut v);
             v
