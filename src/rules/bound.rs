@@ -18,8 +18,9 @@
 //!    or occupied by an `M` piece other than the king. Where no `A` piece can attack `f`
 //!    within `wa` moves, an `M` piece must stand on `f`, and these are different pieces for
 //!    different squares: the sum of the least `M` distances `b(f)` over those squares, plus
-//!    `d(s)`, must be at most `bm` (castling moves king and rook at once: the rook is also
-//!    counted as already standing on its castled square).
+//!    `d(s)`, must be at most `bm`, and so must `d(s)` plus the moves of some assignment of
+//!    different `M` pieces to those squares (castling moves king and rook at once: the rook
+//!    is also counted as already standing on its castled square).
 //!
 //! When no square `s` passes all three, no line of the given length can end in mate.
 //!
@@ -34,13 +35,26 @@
 //! the end is what it can attack after its own share; every way of sharing them is tried.
 //! A knight that must both give check from afar and guard a flight is then caught.
 //!
+//! Last comes the **picture test** (`Setting::pictures_possible`): in the final position
+//! each `A` piece stands on *one* square, and attacks only what it attacks from there (on
+//! the empty board). For each square `s` the king can reach, `A` pieces pick a square each
+//! within their share of the `wa` moves; one of them, not the king, attacks `s` (mate);
+//! each flight is attacked by one of them or filled by an `M` piece, different pieces for
+//! different flights, their moves and the king's adding up to at most `bm`; an `A` king
+//! next to `s` must first leave. A bishop that could attack every dark square with its two
+//! moves still attacks only two diagonals at the end. What `A` can do does not depend on
+//! `M`, so it is worked out once per king square, as the smallest sets of flights `M` must
+//! fill, and kept per thread for the positions that follow with the same `A` pieces (the
+//! mated side's moves between them, transpositions).
+//!
 //! The lines this is sure about, as a lower bound:
 //! - a piece's moves on a board with other pieces are among its moves on the empty board
 //!   (for a pawn: its pushes, its captures, en passant, each promoting on the last rank);
 //! - pieces only disappear (captures) or change by promotion, which the tables follow;
 //! - a king never gives check; after the mate, what attacks a flight on the board attacks
 //!   it on the empty board too;
-//! - different flights are filled by different pieces, and a piece's moves are its own.
+//! - different flights are filled by different pieces, and a piece's moves are its own;
+//! - a piece stands on one square at the end, and kings never stand side by side.
 //!
 //! Asking costs about as much as visiting a few positions; [`Gate`] lets a search stop
 //! asking where the bound does not cut.
@@ -266,6 +280,11 @@ struct MatedSide<'a> {
     stand_done: usize,
     /// Whether the goal needs the king in check (mate); a stalemate needs only the flights.
     needs_check: bool,
+    /// Where the castlings still allowed take the rooks: `(rook_from, rook_to)`.
+    castling_rooks: ArrayVec<(usize, usize), 2>,
+    /// Per piece other than the king, `reach[j]`: where it can stand within `j` moves
+    /// (computed on first use).
+    pieces: Option<ArrayVec<[u64; MATED_MOVES + 1], 16>>,
 }
 
 impl MatedSide<'_> {
@@ -302,6 +321,57 @@ impl MatedSide<'_> {
         &self.stand
     }
 
+    /// The mated side's pieces other than the king, each with where it can stand within
+    /// `j` moves (a rook that may castle also where castling takes it, at no move).
+    fn pieces(&mut self) -> &[[u64; MATED_MOVES + 1]] {
+        if self.pieces.is_none() {
+            let t = &*TABLES;
+            let mut v = ArrayVec::new();
+            for (kind, sl) in
+                [(Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + self.mated.index())]
+            {
+                for s in Squares(self.p.pieces(self.mated, kind)) {
+                    let s = s.index();
+                    let mut r = [0u64; MATED_MOVES + 1];
+                    for (j, e) in r.iter_mut().enumerate().take(self.bm + 1) {
+                        *e = t.reach(sl, s, j);
+                        for &(from, to) in &self.castling_rooks {
+                            if kind == Kind::Rook && from == s {
+                                *e |= t.reach(ROOK, to, j);
+                            }
+                        }
+                    }
+                    if v.try_push(r).is_err() {
+                        break;
+                    }
+                }
+            }
+            self.pieces = Some(v);
+        }
+        self.pieces.as_deref().unwrap_or(&[])
+    }
+
+    /// Whether different pieces of the mated side can stand on every square of `needed`
+    /// with at most `budget` moves in all (each piece on at most one square).
+    fn blocks_fit(&mut self, needed: u64, budget: usize) -> bool {
+        fn fit(pieces: &[[u64; MATED_MOVES + 1]], needed: u64, used: u32, left: usize) -> bool {
+            if needed == 0 {
+                return true;
+            }
+            let f = needed & needed.wrapping_neg();
+            let rest = needed & !f;
+            // Each square still to fill needs a move unless a piece already stands there.
+            pieces.iter().enumerate().any(|(i, r)| {
+                used & (1 << i) == 0 && (0..=left).find(|&j| r[j] & f != 0).is_some_and(|c| fit(pieces, rest, used | (1 << i), left - c))
+            })
+        }
+        let pieces = self.pieces();
+        if (needed.count_ones() as usize) > pieces.len() {
+            return false;
+        }
+        fit(pieces, needed, 0, budget)
+    }
+
     /// Whether some king square passes the test when the mating side can attack `cover`
     /// (king included) and `check` (king excluded). For a stalemate the king need not be in
     /// check: every square passes the second condition.
@@ -323,7 +393,7 @@ impl MatedSide<'_> {
             let ring = self.king_reach[j] & !seen;
             seen |= ring;
             let budget = bm - j;
-            let stand = self.stand(budget);
+            let stand = *self.stand(budget);
             // Flights no piece can reach in time rule their neighbours out.
             let fit = ring & check & !neighbours(open & !stand[budget]);
             if fit != 0 && budget == 0 {
@@ -333,7 +403,7 @@ impl MatedSide<'_> {
                 let needed = king_attacks(s) & open;
                 // Σ b(f) over the needed flights: b(f) = the least i with f in stand[i].
                 let cost: u32 = (0..budget).map(|i| (needed & !stand[i]).count_ones()).sum();
-                if cost as usize <= budget {
+                if cost as usize <= budget && self.blocks_fit(needed, budget) {
                     return true;
                 }
             }
@@ -577,6 +647,8 @@ impl<'a> Setting<'a> {
             stand: [0; MATED_MOVES + 1],
             stand_done: 0,
             needs_check,
+            castling_rooks: castled.iter().map(|c| (c.rook_from, c.rook_to)).collect(),
+            pieces: None,
         };
         for j in 0..=bm {
             let mut r = t.reach(KING, km, j);
@@ -621,7 +693,7 @@ impl<'a> Setting<'a> {
         }
         // The moves shared out.
         if wa > SHARED_MOVES || movers.len() < 2 || ways(movers.len(), wa) > SHARED_WAYS {
-            return false;
+            return !self.pictures_possible(movers);
         }
         let t = &*TABLES;
         let mut reaches: ArrayVec<Reach, 16> = ArrayVec::new();
@@ -633,8 +705,315 @@ impl<'a> Setting<'a> {
             }
             reaches.push(r);
         }
-        !share(&mut self.side, &reaches, wa, 0, 0)
+        !share(&mut self.side, &reaches, wa, 0, 0) || !self.pictures_possible(movers)
     }
+
+    /// Where a mating piece can stand after at most `b` moves of its own (castling: the
+    /// king's step is one move, the rook lands at no move of its own).
+    fn stand_with(&self, m: &Mover, b: usize) -> u64 {
+        let t = &*TABLES;
+        let (sl, s) = (m.sl as usize, m.s as usize);
+        let mut r = t.reach(sl, s, b);
+        if m.castles {
+            for c in &self.castled {
+                if sl == KING && b > 0 {
+                    r |= t.reach(KING, c.king_to, b - 1);
+                }
+                if sl == ROOK && c.rook_from == s {
+                    r |= t.reach(ROOK, c.rook_to, b);
+                }
+            }
+        }
+        r
+    }
+
+    /// The picture test: in the final position each mating piece stands on **one** square
+    /// and attacks from there only. For each square `s` the mated king can reach, some
+    /// mating pieces pick a square each that they can reach (their moves adding up to at
+    /// most `wa`): one of them, not the king, must attack `s` (mate), and each flight of `s`
+    /// must be attacked by one of them or filled by the mated side: the flights so filled
+    /// take different pieces of the mated side, with the moves its king leaves over. A
+    /// mating king next to `s` must leave; a pawn of the mating side (which may promote on
+    /// its way) is given all it can attack with its moves.
+    ///
+    /// What the mating side can do does not depend on the mated side: it is worked out
+    /// once per king square as the smallest sets of flights the mated side must fill
+    /// ([`FillSets`]), and kept for the positions that follow with the same mating pieces
+    /// (the mated side's moves between them, and transpositions).
+    fn pictures_possible(&mut self, movers: &[Mover]) -> bool {
+        let wa = self.wa.min(STEPS - 1);
+        let bm = self.side.bm;
+        let needs_check = self.side.needs_check;
+        let key = CoverKey {
+            pieces: movers.iter().map(|m| (m.sl, m.s, m.castles)).collect(),
+            castled: self.castled.iter().map(|c| (c.king_to as u8, c.rook_from as u8, c.rook_to as u8)).collect(),
+            wa: wa as u8,
+            check: needs_check,
+        };
+        COVERS.with_borrow_mut(|cache| {
+            let slot = &mut cache[(key.hash() % COVER_SLOTS as u64) as usize];
+            let covers =
+                slot.get_or_insert_with(|| Box::new(Covers { key: CoverKey::default(), sets: [[0; FILL_SETS]; 64], count: [UNKNOWN; 64] }));
+            if covers.key != key {
+                covers.key = key;
+                covers.count = [UNKNOWN; 64];
+            }
+            let mut stands: ArrayVec<[u64; STEPS], 16> = ArrayVec::new();
+            // What the pieces can attack at all: the squares that may be checked, and the
+            // flights no piece can attack (to be filled by the mated side in any case).
+            let (cover_all, check_all) = movers.iter().fold((0, 0), |(c, k), m| (c | m.all.0, k | m.all.1));
+            let check_all = if needs_check { check_all } else { !0 };
+            let mut seen = 0u64;
+            for j in 0..=bm {
+                let ring = self.side.king_reach[j] & !seen;
+                seen |= ring;
+                let budget = bm - j;
+                let fill = self.side.stand(budget)[budget];
+                for s in Squares(ring & check_all) {
+                    let s = s.index();
+                    let flights = king_attacks(crate::geometry::Square(s as u8));
+                    if flights & !cover_all & !fill != 0 || !self.side.blocks_fit(flights & !cover_all, budget) {
+                        continue;
+                    }
+                    if covers.count[s] == UNKNOWN {
+                        if stands.is_empty() {
+                            for m in movers {
+                                let mut r = [0u64; STEPS];
+                                for (b, e) in r.iter_mut().enumerate().take(wa + 1) {
+                                    *e = self.stand_with(m, b);
+                                }
+                                stands.push(r);
+                            }
+                        }
+                        let pic = Picture { movers, stands: &stands, castled: &self.castled, s, flights };
+                        let sets = pic.fill_sets(wa, needs_check);
+                        covers.count[s] = sets.len() as u8;
+                        for (e, &f) in covers.sets[s].iter_mut().zip(&sets) {
+                            *e = compress(f, flights);
+                        }
+                    }
+                    let n = covers.count[s] as usize;
+                    for &c in &covers.sets[s][..n] {
+                        let f = expand(c, flights);
+                        if f & !fill == 0 && self.side.blocks_fit(f, budget) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        })
+    }
+}
+
+/// The flights of `flights` in `f`, as bits of their rank in `flights`.
+fn compress(f: u64, flights: u64) -> u8 {
+    Squares(flights).enumerate().fold(0, |acc, (i, q)| if f & (1u64 << q.index()) != 0 { acc | 1 << i } else { acc })
+}
+
+/// The inverse of [`compress`].
+fn expand(c: u8, flights: u64) -> u64 {
+    Squares(flights).enumerate().fold(0, |acc, (i, q)| if c & (1 << i) != 0 { acc | 1u64 << q.index() } else { acc })
+}
+
+/// A king square whose fill sets are not worked out yet.
+const UNKNOWN: u8 = u8::MAX;
+
+/// Most smallest fill sets kept per king square; beyond, the square is taken as needing
+/// no filling at all (generous, so still a lower bound).
+const FILL_SETS: usize = 16;
+/// The smallest sets of flights the mated side must fill itself, for one king square.
+type FillSets = ArrayVec<u64, FILL_SETS>;
+/// Slots of the per-thread cache of [`Covers`] (one in the unit tests, so that every
+/// query meets the others' entries and the key comparison is put to the test).
+const COVER_SLOTS: usize = if cfg!(test) { 1 } else { 4096 };
+
+/// What decides what the mating side can do: its pieces that matter (slot, square, whether
+/// they may castle), its castlings, its moves, and whether the goal needs check.
+#[derive(PartialEq, Eq, Default)]
+struct CoverKey {
+    pieces: ArrayVec<(u8, u8, bool), 16>,
+    castled: ArrayVec<(u8, u8, u8), 2>,
+    wa: u8,
+    check: bool,
+}
+
+impl CoverKey {
+    fn hash(&self) -> u64 {
+        let mut h = (self.wa as u64) << 1 | self.check as u64;
+        for &(sl, s, c) in &self.pieces {
+            h = (h ^ ((sl as u64) << 8 | (s as u64) << 1 | c as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        }
+        for &(a, b, c) in &self.castled {
+            h = (h ^ ((a as u64) << 16 | (b as u64) << 8 | c as u64)).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31);
+        }
+        h ^ h >> 32
+    }
+}
+
+/// The picture test's knowledge of one set of mating pieces (see
+/// [`Setting::pictures_possible`]): per king square, its fill sets, each compressed to the
+/// flights' ranks ([`compress`]), and how many ([`UNKNOWN`] before they are worked out).
+struct Covers {
+    key: CoverKey,
+    sets: [[u8; FILL_SETS]; 64],
+    count: [u8; 64],
+}
+
+thread_local! {
+    static COVERS: std::cell::RefCell<Vec<Option<Box<Covers>>>> =
+        std::cell::RefCell::new((0..COVER_SLOTS).map(|_| None).collect());
+}
+
+/// The search of the picture test for one king square.
+#[derive(Clone, Copy)]
+struct Picture<'c> {
+    movers: &'c [Mover],
+    /// Per mover, where it can stand within each number of moves.
+    stands: &'c [[u64; STEPS]],
+    /// The mating side's castlings still allowed.
+    castled: &'c [Castling],
+    /// The king's square and its flights.
+    s: usize,
+    flights: u64,
+}
+
+impl Picture<'_> {
+    /// Tries each way mover `i` (with at most `left` moves) attacks `target` from one
+    /// square: `go` gets what it then attacks of the flights and the moves it needs.
+    fn attack_from(&self, i: usize, target: usize, left: usize, mut go: impl FnMut(u64, usize) -> bool) -> bool {
+        let t = &*TABLES;
+        let m = &self.movers[i];
+        let (sl, st) = (m.sl as usize, &self.stands[i]);
+        let bit = 1u64 << target;
+        if sl >= 5 {
+            // A pawn (which may promote): all it can attack with each number of moves.
+            return (0..=left).any(|b| {
+                let a = t.attack(sl, m.s as usize, b);
+                (b == 0 || a != t.attack(sl, m.s as usize, b - 1)) && a & bit != 0 && go(a & self.flights, b)
+            });
+        }
+        let king = 1u64 << self.s;
+        let mut done = 0u64;
+        // What the squares tried so far attack: a square attacking no more, with as many
+        // moves or more, need not be tried.
+        let mut tried: ArrayVec<u64, 32> = ArrayVec::new();
+        for b in 0..=left {
+            // Other pieces attack symmetrically on the empty board.
+            let mut from = st[b] & !done & t.attack(sl, target, 0) & !king;
+            done |= st[b];
+            if sl == KING {
+                from &= !self.flights; // kings never stand side by side
+            }
+            for q in Squares(from) {
+                let c = t.attack(sl, q.index(), 0) & self.flights;
+                if tried.iter().any(|&d| d & c == c) {
+                    continue;
+                }
+                let _ = tried.try_push(c);
+                if go(c, b) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The smallest sets of flights the mated side must fill, the mating side having
+    /// `wa` moves (and giving check when `check` says so).
+    fn fill_sets(&self, wa: usize, check: bool) -> FillSets {
+        let mut out = Collected { sets: FillSets::new(), overflow: false };
+        let region = self.flights | (1u64 << self.s);
+        match self.movers.iter().position(|m| m.sl as usize == KING && region & (1u64 << m.s) != 0) {
+            Some(i) => {
+                // The mating king, standing on `s` or next to it, must leave first.
+                let t = &*TABLES;
+                let st = &self.stands[i];
+                let mut tried: ArrayVec<u64, 32> = ArrayVec::new();
+                let mut done = st[0];
+                for b in 1..=wa {
+                    for q in Squares(st[b] & !done & !region) {
+                        let c = t.attack(KING, q.index(), 0) & self.flights;
+                        if tried.iter().any(|&d| d & c == c) {
+                            continue;
+                        }
+                        let _ = tried.try_push(c);
+                        self.check_then_cover(1 << i, wa - b, self.flights & !c, check, &mut out);
+                    }
+                    done |= st[b];
+                }
+            }
+            None => self.check_then_cover(0, wa, self.flights, check, &mut out),
+        }
+        if out.overflow {
+            // Too many to keep: the square is taken as needing no filling.
+            out.sets.clear();
+            out.sets.push(0);
+        }
+        out.sets
+    }
+
+    /// A piece other than the king gives check (when `check`), then [`Self::cover`].
+    fn check_then_cover(&self, used: u32, left: usize, need: u64, check: bool, out: &mut Collected) {
+        if !check {
+            return self.cover(used, left, need, 0, out);
+        }
+        for i in 0..self.movers.len() {
+            if used & (1 << i) == 0 && self.movers[i].sl as usize != KING {
+                self.attack_from(i, self.s, left, |c, b| {
+                    self.cover(used | (1 << i), left - b, need & !c, 0, out);
+                    false
+                });
+            }
+        }
+    }
+
+    /// Deals with the flights `need`: mating pieces not in `used` attack them (with at most
+    /// `left` moves in all), the others go to the mated side along with `filled`; each
+    /// smallest set so found is kept in `out`.
+    fn cover(&self, used: u32, left: usize, need: u64, filled: u64, out: &mut Collected) {
+        if out.overflow || out.sets.iter().any(|&f| f & !filled == 0) {
+            return; // nothing smaller down here
+        }
+        if need == 0 {
+            out.sets.retain(|f| *f & filled != filled);
+            if out.sets.try_push(filled).is_err() {
+                out.overflow = true;
+            }
+            return;
+        }
+        // The flights no piece left can attack must be filled.
+        let mut reach = 0u64;
+        for (i, m) in self.movers.iter().enumerate() {
+            if used & (1 << i) == 0 {
+                let castled: &[Castling] = if m.castles { self.castled } else { &[] };
+                reach |= attack_with(&TABLES, castled, m.sl as usize, m.s as usize, left).0;
+            }
+        }
+        let must = need & !reach;
+        if must != 0 {
+            return self.cover(used, left, need & !must, filled | must, out);
+        }
+        let f = need.trailing_zeros() as usize;
+        // Attacked by a mating piece.
+        for i in 0..self.movers.len() {
+            if used & (1 << i) == 0 {
+                self.attack_from(i, f, left, |c, b| {
+                    self.cover(used | (1 << i), left - b, need & !c, filled, out);
+                    false
+                });
+            }
+        }
+        // Filled by the mated side.
+        let f = 1u64 << f;
+        self.cover(used, left, need & !f, filled | f, out)
+    }
+}
+
+/// The fill sets found so far by [`Picture::cover`].
+struct Collected {
+    sets: FillSets,
+    overflow: bool,
 }
 
 /// Before a move of the mating side in help play: which of its moves can still be followed
@@ -692,7 +1071,7 @@ impl MatingMoveFilter<'_> {
 }
 
 /// Half-moves left up to which a [`Gate`] keeps counts (and lets the bound be asked).
-pub const GATE_PLIES: usize = 8;
+pub const GATE_PLIES: usize = 16;
 
 /// Decides where asking [`goal_unreachable`] pays: per number of half-moves left, the bound
 /// stays on while it cuts often enough to save more than it costs, and while off it is still
@@ -879,6 +1258,8 @@ mod tests {
                 stand: [0; MATED_MOVES + 1],
                 stand_done: 0,
                 needs_check: true,
+                castling_rooks: ArrayVec::new(),
+                pieces: None,
             };
             // Straight from the tables: every piece but the king, castled rooks at no cost.
             let mut want = [0u64; MATED_MOVES + 1];
@@ -951,5 +1332,53 @@ mod tests {
         assert!(goal_unreachable(&lone, Goal::Stalemate, Color::Black, 0, 1));
         // The other goals are not judged.
         assert!(!goal_unreachable(&p, Goal::Check, Color::Black, 0, 1));
+    }
+
+    #[test]
+    fn each_mating_piece_stands_on_one_square() {
+        // White Kc1 Sb1; Black Ka8: with two moves the knight can reach a square checking
+        // a8 and squares covering a7, b7 and b8, but no one square does all that, and the
+        // king is too far: the union of what the knight attacks would let it through.
+        let p = Position::from_fen("k7/8/8/8/8/8/8/1NK5 w - - 0 1").unwrap();
+        assert!(goal_unreachable(&p, Goal::Mate, Color::Black, 0, 2));
+        // Black's own pieces on a7 and b7 leave b8 open: a knight checking a8 (from b6 or
+        // c7) never covers b8 too.
+        let q = Position::from_fen("k7/pb6/8/8/8/8/8/1NK5 w - - 0 1").unwrap();
+        assert!(goal_unreachable(&q, Goal::Mate, Color::Black, 0, 3));
+        // With b8 filled as well, Sb1-c3-b5-c7 (or -a3-c4-b6) smothers the king: three
+        // moves are enough, two are not.
+        let smothered = Position::from_fen("kr6/pb6/8/8/8/8/8/1NK5 w - - 0 1").unwrap();
+        assert!(!goal_unreachable(&smothered, Goal::Mate, Color::Black, 0, 3));
+        assert!(goal_unreachable(&smothered, Goal::Mate, Color::Black, 0, 2));
+        // The mating king must leave the mated king's neighbourhood: White Kb6 Qc1 against
+        // Ka8 mates at once (Qc8), but with the king on b7 itself it is illegal anyway; on
+        // a6 it guards a7, b7 and the queen mates on c8.
+        let r = Position::from_fen("k7/8/K7/8/8/8/8/2Q5 w - - 0 1").unwrap();
+        assert!(!goal_unreachable(&r, Goal::Mate, Color::Black, 0, 1));
+    }
+
+    #[test]
+    fn what_is_kept_of_the_mating_side_never_changes_an_answer() {
+        let fens = [
+            "k7/8/8/8/8/8/8/1NK5 w - - 0 1",
+            "7K/8/7k/5p2/3B4/2N5/q7/8 b - - 2 4",
+            "6K1/B7/1p5k/5p2/2N5/8/8/1q6 b - - 6 4",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/8/8/3PPP2/R3K2R b KQ - 0 1",
+            "8/8/8/8/8/6k1/1p1n4/6K1 b - - 3 2",
+        ];
+        let combos = [(0, 1), (1, 1), (1, 2), (2, 2), (0, 2), (2, 3), (3, 3), (1, 3), (0, 3)];
+        for fen in fens {
+            let p = Position::from_fen(fen).unwrap();
+            for mated in [Color::White, Color::Black] {
+                for goal in [Goal::Mate, Goal::Stalemate] {
+                    let asked: Vec<bool> = combos.iter().map(|&(bm, wa)| goal_unreachable(&p, goal, mated, bm, wa)).collect();
+                    for (&(bm, wa), &a) in combos.iter().zip(&asked) {
+                        COVERS.with_borrow_mut(|c| c.iter_mut().for_each(|e| *e = None));
+                        assert_eq!(goal_unreachable(&p, goal, mated, bm, wa), a, "{fen} {mated:?} {goal:?} {bm} {wa}");
+                    }
+                }
+            }
+        }
     }
 }

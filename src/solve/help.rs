@@ -17,9 +17,10 @@ use crate::rules::{Game, Goal};
 const SALT_HELP: u64 = 0x4CF5_AD43_2745_937F;
 const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
 
-/// Half-moves left up to which the help search asks [`Game::goal_unreachable`] (higher up
-/// it next to never cuts).
-const MATE_BOUND_PLIES: u32 = 6;
+/// Half-moves left up to which the help search asks [`Game::goal_unreachable`]: as far as
+/// the bound goes (seven moves of the mated side); the [`Gate`] stops asking where it does
+/// not pay.
+const MATE_BOUND_PLIES: u32 = 15;
 
 thread_local! {
     /// Where asking [`Game::goal_unreachable`] pays, in the task running on this thread.
