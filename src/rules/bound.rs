@@ -272,8 +272,6 @@ struct MatedSide<'a> {
     bm: usize,
     /// `king_reach[j]`: squares the king can stand on after at most `j` moves.
     king_reach: [u64; MATED_MOVES + 1],
-    /// The rooks' squares after the castlings still allowed.
-    castled_rooks: ArrayVec<usize, 2>,
     /// `stand[j]`: squares another piece can stand on within `j` moves (computed for
     /// `j < stand_done`).
     stand: [u64; MATED_MOVES + 1],
@@ -288,34 +286,17 @@ struct MatedSide<'a> {
 }
 
 impl MatedSide<'_> {
-    /// `stand`, computed up to `n` moves.
+    /// `stand`, computed up to `n` moves (at most `bm`): the union of [`Self::pieces`].
     fn stand(&mut self, n: usize) -> &[u64; MATED_MOVES + 1] {
         if self.stand_done <= n {
-            let t = &*TABLES;
             let from = self.stand_done;
-            if from == 0 {
-                // With no move: where the pieces stand.
-                self.stand[0] = self.p.color_bb(self.mated) & !self.p.pieces(self.mated, Kind::King);
-                for &rook in &self.castled_rooks {
-                    self.stand[0] |= 1u64 << rook;
+            let mut stand = self.stand;
+            for r in self.pieces() {
+                for j in from..=n {
+                    stand[j] |= r[j];
                 }
             }
-            let first = from.max(1);
-            for (kind, sl) in
-                [(Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + self.mated.index())]
-            {
-                for s in Squares(self.p.pieces(self.mated, kind)) {
-                    for j in first..=n {
-                        self.stand[j] |= t.reach(sl, s.index(), j);
-                    }
-                }
-            }
-            // Castling moves the rook with the king, at no move of its own.
-            for &rook in &self.castled_rooks {
-                for j in first..=n {
-                    self.stand[j] |= t.reach(ROOK, rook, j);
-                }
-            }
+            self.stand = stand;
             self.stand_done = n + 1;
         }
         &self.stand
@@ -643,7 +624,6 @@ impl<'a> Setting<'a> {
             mated,
             bm,
             king_reach: [0; MATED_MOVES + 1],
-            castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
             stand: [0; MATED_MOVES + 1],
             stand_done: 0,
             needs_check,
@@ -884,7 +864,7 @@ impl Picture<'_> {
     fn attack_from(&self, i: usize, target: usize, left: usize, mut go: impl FnMut(u64, usize) -> bool) -> bool {
         let t = &*TABLES;
         let m = &self.movers[i];
-        let (sl, st) = (m.sl as usize, &self.stands[i]);
+        let sl = m.sl as usize;
         let bit = 1u64 << target;
         if sl >= 5 {
             // A pawn (which may promote): all it can attack with each number of moves.
@@ -893,19 +873,24 @@ impl Picture<'_> {
                 (b == 0 || a != t.attack(sl, m.s as usize, b - 1)) && a & bit != 0 && go(a & self.flights, b)
             });
         }
-        let king = 1u64 << self.s;
-        let mut done = 0u64;
-        // What the squares tried so far attack: a square attacking no more, with as many
-        // moves or more, need not be tried.
+        // Other pieces attack symmetrically on the empty board.
+        let mut allowed = t.attack(sl, target, 0) & !(1u64 << self.s);
+        if sl == KING {
+            allowed &= !self.flights; // kings never stand side by side
+        }
+        self.choose_square(i, allowed, 0, left, go)
+    }
+
+    /// Tries each square of `allowed` mover `i` can reach with `first` to `left` moves:
+    /// `go` gets what it attacks of the flights from there and the moves it needs. A square
+    /// attacking no more than one tried before (with as many moves or more) is not tried.
+    fn choose_square(&self, i: usize, allowed: u64, first: usize, left: usize, mut go: impl FnMut(u64, usize) -> bool) -> bool {
+        let t = &*TABLES;
+        let (sl, st) = (self.movers[i].sl as usize, &self.stands[i]);
+        let mut done = if first > 0 { st[first - 1] } else { 0 };
         let mut tried: ArrayVec<u64, 32> = ArrayVec::new();
-        for b in 0..=left {
-            // Other pieces attack symmetrically on the empty board.
-            let mut from = st[b] & !done & t.attack(sl, target, 0) & !king;
-            done |= st[b];
-            if sl == KING {
-                from &= !self.flights; // kings never stand side by side
-            }
-            for q in Squares(from) {
+        for b in first..=left {
+            for q in Squares(st[b] & !done & allowed) {
                 let c = t.attack(sl, q.index(), 0) & self.flights;
                 if tried.iter().any(|&d| d & c == c) {
                     continue;
@@ -915,6 +900,7 @@ impl Picture<'_> {
                     return true;
                 }
             }
+            done |= st[b];
         }
         false
     }
@@ -927,21 +913,10 @@ impl Picture<'_> {
         match self.movers.iter().position(|m| m.sl as usize == KING && region & (1u64 << m.s) != 0) {
             Some(i) => {
                 // The mating king, standing on `s` or next to it, must leave first.
-                let t = &*TABLES;
-                let st = &self.stands[i];
-                let mut tried: ArrayVec<u64, 32> = ArrayVec::new();
-                let mut done = st[0];
-                for b in 1..=wa {
-                    for q in Squares(st[b] & !done & !region) {
-                        let c = t.attack(KING, q.index(), 0) & self.flights;
-                        if tried.iter().any(|&d| d & c == c) {
-                            continue;
-                        }
-                        let _ = tried.try_push(c);
-                        self.check_then_cover(1 << i, wa - b, self.flights & !c, check, &mut out);
-                    }
-                    done |= st[b];
-                }
+                self.choose_square(i, !region, 1, wa, |c, b| {
+                    self.check_then_cover(1 << i, wa - b, self.flights & !c, check, &mut out);
+                    false
+                });
             }
             None => self.check_then_cover(0, wa, self.flights, check, &mut out),
         }
@@ -1254,11 +1229,10 @@ mod tests {
                 mated,
                 bm: MATED_MOVES,
                 king_reach: [0; MATED_MOVES + 1],
-                castled_rooks: castled.iter().map(|c| c.rook_to).collect(),
                 stand: [0; MATED_MOVES + 1],
                 stand_done: 0,
                 needs_check: true,
-                castling_rooks: ArrayVec::new(),
+                castling_rooks: castled.iter().map(|c| (c.rook_from, c.rook_to)).collect(),
                 pieces: None,
             };
             // Straight from the tables: every piece but the king, castled rooks at no cost.
