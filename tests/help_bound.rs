@@ -12,8 +12,9 @@
 //!    (either side), promotion and en passant were met (the bound was asked, and held, on
 //!    those lines).
 //!    The same walk checks the move filters: before the mated side's last move
-//!    (`Game::retain_before_goal_in_one`) and before the mating side's move that comes before
-//!    it (`Game::retain_mating_moves`), no move they remove is followed by a mate in time.
+//!    (`Game::retain_before_goal_in_one`), before the mating side's move that comes before
+//!    it (`Game::retain_mating_moves`) and before every move of the mated side
+//!    (`Game::retain_mated_moves`), no move they remove is followed by a mate in time.
 //! 2. `special_moves_are_not_cut`: hand-made positions where the bound is tight and the mate
 //!    needs castling, a castled rook closing a flight, a capture that promotes, a self-block.
 //!    Each of them fails when the matching part of the relaxation is left out.
@@ -191,6 +192,9 @@ struct Stats {
     /// in time after them).
     filter_asked: u64,
     filter_removed: u64,
+    /// The same for the filter of the mated side's moves alone.
+    mated_filter_asked: u64,
+    mated_filter_removed: u64,
 }
 
 /// Whether a line of exactly `k` half-moves from `p` ends in mate; checks the bound at every
@@ -200,28 +204,37 @@ fn walk(p: &Position, k: u32, goal: Goal, memo: &mut HashMap<(u64, u32), bool>, 
         return v;
     }
     let mut any = false;
-    // The moves the filters keep: before the mated side's last move (`k` = 2), and before
-    // the mating side's move that comes before it (`k` = 3).
-    let kept = match k {
-        2 | 3 => {
-            let mut v = moves(p);
-            if k == 3 {
-                p.retain_mating_moves(goal, &mut v, 1, 1);
-            } else {
-                p.retain_before_goal_in_one(goal, &mut v);
-            }
-            Some(v)
+    // The moves the filters keep: before the mated side's last move (`k` = 2), before the
+    // mating side's move that comes before it (`k` = 3), and before each move of the mated
+    // side (`k` even).
+    let mut kept: Vec<(&str, Vec<Move>)> = Vec::new();
+    if k == 2 {
+        let mut v = moves(p);
+        p.retain_before_goal_in_one(goal, &mut v);
+        kept.push(("last move", v));
+    }
+    if k == 3 {
+        let mut v = moves(p);
+        p.retain_mating_moves(goal, &mut v, 1, 1);
+        kept.push(("mating move", v));
+    }
+    if k.is_multiple_of(2) {
+        let mut v = moves(p);
+        if p.retain_mated_moves(goal, &mut v, k / 2 - 1, k / 2) {
+            kept.push(("mated side's move", v));
         }
-        _ => None,
-    };
+    }
     for m in moves(p) {
         let q = p.play(m);
         let reached = if k == 1 { reached(&q, goal) } else { walk(&q, k - 1, goal, memo, st) };
-        if let Some(kept) = &kept {
+        for (filter, kept) in &kept {
             st.filter_asked += 1;
+            let mated_filter = *filter == "mated side's move";
+            st.mated_filter_asked += mated_filter as u64;
             if !kept.contains(&m) {
                 st.filter_removed += 1;
-                assert!(!reached, "the filter before move {k} removes {m:?} from {}, which a mate follows", p.to_fen());
+                st.mated_filter_removed += mated_filter as u64;
+                assert!(!reached, "the {filter} filter before move {k} removes {m:?} from {}, which a mate follows", p.to_fen());
             }
         }
         if reached {
@@ -303,6 +316,7 @@ fn the_bound_never_cuts_a_mate() {
     // Not vacuous: the bound fires, mates exist, and the special moves occur on mating lines.
     assert!(st.cut * 5 > st.asked, "{st:?}");
     assert!(st.filter_removed * 5 > st.filter_asked, "{st:?}");
+    assert!(st.mated_filter_removed * 10 > st.mated_filter_asked, "{st:?}");
     assert!(st.mating > 1000, "{st:?}");
     if cases() >= 3000 {
         assert!(st.castle_mated > 0 && st.castle_mating > 0 && st.promotion > 0 && st.en_passant > 0, "{st:?}");
@@ -316,6 +330,7 @@ fn the_bound_never_cuts_a_stalemate() {
     let st = help_walks(0x00B0_0DED_5EED_0005, Goal::Stalemate, cases() / 5);
     assert!(st.cut * 5 > st.asked, "{st:?}");
     assert!(st.filter_removed * 5 > st.filter_asked, "{st:?}");
+    assert!(st.mated_filter_removed * 10 > st.mated_filter_asked, "{st:?}");
     assert!(st.mating > 500, "{st:?}");
 }
 

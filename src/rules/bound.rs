@@ -306,25 +306,10 @@ impl MatedSide<'_> {
     /// `j` moves (a rook that may castle also where castling takes it, at no move).
     fn pieces(&mut self) -> &[[u64; MATED_MOVES + 1]] {
         if self.pieces.is_none() {
-            let t = &*TABLES;
             let mut v = ArrayVec::new();
-            for (kind, sl) in
-                [(Kind::Queen, 1), (Kind::Rook, ROOK), (Kind::Bishop, 3), (Kind::Knight, 4), (Kind::Pawn, 5 + self.mated.index())]
-            {
-                for s in Squares(self.p.pieces(self.mated, kind)) {
-                    let s = s.index();
-                    let mut r = [0u64; MATED_MOVES + 1];
-                    for (j, e) in r.iter_mut().enumerate().take(self.bm + 1) {
-                        *e = t.reach(sl, s, j);
-                        for &(from, to) in &self.castling_rooks {
-                            if kind == Kind::Rook && from == s {
-                                *e |= t.reach(ROOK, to, j);
-                            }
-                        }
-                    }
-                    if v.try_push(r).is_err() {
-                        break;
-                    }
+            for (kind, s) in self.piece_squares() {
+                if v.try_push(self.piece_reach(kind, s)).is_err() {
+                    break;
                 }
             }
             self.pieces = Some(v);
@@ -332,25 +317,41 @@ impl MatedSide<'_> {
         self.pieces.as_deref().unwrap_or(&[])
     }
 
+    /// The mated side's pieces other than the king, kind and square, in the order of
+    /// [`Self::pieces`].
+    fn piece_squares(&self) -> impl Iterator<Item = (Kind, usize)> + '_ {
+        [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn]
+            .into_iter()
+            .flat_map(move |kind| Squares(self.p.pieces(self.mated, kind)).map(move |s| (kind, s.index())))
+    }
+
+    /// Where a piece of the mated side (`kind`, on `s`) can stand within each number of
+    /// moves up to `bm`.
+    fn piece_reach(&self, kind: Kind, s: usize) -> [u64; MATED_MOVES + 1] {
+        let t = &*TABLES;
+        let sl = match kind {
+            Kind::Pawn => 5 + self.mated.index(),
+            Kind::Queen => 1,
+            Kind::Rook => ROOK,
+            Kind::Bishop => 3,
+            _ => 4, // the knight (the bound knows only orthodox pieces)
+        };
+        let mut r = [0u64; MATED_MOVES + 1];
+        for (j, e) in r.iter_mut().enumerate().take(self.bm + 1) {
+            *e = t.reach(sl, s, j);
+            for &(from, to) in &self.castling_rooks {
+                if kind == Kind::Rook && from == s {
+                    *e |= t.reach(ROOK, to, j);
+                }
+            }
+        }
+        r
+    }
+
     /// Whether different pieces of the mated side can stand on every square of `needed`
     /// with at most `budget` moves in all (each piece on at most one square).
     fn blocks_fit(&mut self, needed: u64, budget: usize) -> bool {
-        fn fit(pieces: &[[u64; MATED_MOVES + 1]], needed: u64, used: u32, left: usize) -> bool {
-            if needed == 0 {
-                return true;
-            }
-            let f = needed & needed.wrapping_neg();
-            let rest = needed & !f;
-            // Each square still to fill needs a move unless a piece already stands there.
-            pieces.iter().enumerate().any(|(i, r)| {
-                used & (1 << i) == 0 && (0..=left).find(|&j| r[j] & f != 0).is_some_and(|c| fit(pieces, rest, used | (1 << i), left - c))
-            })
-        }
-        let pieces = self.pieces();
-        if (needed.count_ones() as usize) > pieces.len() {
-            return false;
-        }
-        fit(pieces, needed, 0, budget)
+        blocks_fit(self.pieces(), needed, budget)
     }
 
     /// Whether some king square passes the test when the mating side can attack `cover`
@@ -391,6 +392,23 @@ impl MatedSide<'_> {
         }
         false
     }
+}
+
+/// Whether different pieces of `pieces` (where each can stand within each number of moves)
+/// can stand on every square of `needed` with at most `budget` moves in all.
+fn blocks_fit(pieces: &[[u64; MATED_MOVES + 1]], needed: u64, budget: usize) -> bool {
+    fn fit(pieces: &[[u64; MATED_MOVES + 1]], needed: u64, used: u32, left: usize) -> bool {
+        if needed == 0 {
+            return true;
+        }
+        let f = needed & needed.wrapping_neg();
+        let rest = needed & !f;
+        // Each square still to fill needs a move unless a piece already stands there.
+        pieces.iter().enumerate().any(|(i, r)| {
+            used & (1 << i) == 0 && (0..=left).find(|&j| r[j] & f != 0).is_some_and(|c| fit(pieces, rest, used | (1 << i), left - c))
+        })
+    }
+    (needed.count_ones() as usize) <= pieces.len() && fit(pieces, needed, 0, budget)
 }
 
 /// What one mating piece can attack with `b` moves, for `b` up to [`SHARED_MOVES`]:
@@ -721,14 +739,47 @@ impl<'a> Setting<'a> {
     /// ([`FillSets`]), and kept for the positions that follow with the same mating pieces
     /// (the mated side's moves between them, and transpositions).
     fn pictures_possible(&mut self, movers: &[Mover]) -> bool {
-        let wa = self.wa.min(STEPS - 1);
         let bm = self.side.bm;
-        let needs_check = self.side.needs_check;
+        self.with_covers(movers, |covers, this| {
+            let (cover_all, check_all) = movers.iter().fold((0, 0), |(c, k), m| (c | m.all.0, k | m.all.1));
+            let check_all = if this.side.needs_check { check_all } else { !0 };
+            let mut seen = 0u64;
+            for j in 0..=bm {
+                let ring = this.side.king_reach[j] & !seen;
+                seen |= ring;
+                let budget = bm - j;
+                let fill = this.side.stand(budget)[budget];
+                for s in Squares(ring & check_all) {
+                    let s = s.index();
+                    let flights = king_attacks(crate::geometry::Square(s as u8));
+                    // The flights no piece can attack (to be filled by the mated side in any
+                    // case) first.
+                    if flights & !cover_all & !fill != 0 || !this.side.blocks_fit(flights & !cover_all, budget) {
+                        continue;
+                    }
+                    // Compared on the flights' ranks first: only the sets the mated side's
+                    // pieces can stand on are expanded.
+                    let open = compress(fill, flights);
+                    for &c in covers.at(this, s) {
+                        if c & !open == 0 && this.side.blocks_fit(expand(c, flights), budget) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        })
+    }
+
+    /// Runs `f` with the per-thread [`Covers`] of `movers` (cleared first when it held
+    /// another set of mating pieces).
+    fn with_covers<R>(&mut self, movers: &[Mover], f: impl FnOnce(&mut CoversAt, &mut Self) -> R) -> R {
+        let wa = self.wa.min(STEPS - 1);
         let key = CoverKey {
             pieces: movers.iter().map(|m| (m.sl, m.s, m.castles)).collect(),
             castled: self.castled.iter().map(|c| (c.king_to as u8, c.rook_from as u8, c.rook_to as u8)).collect(),
             wa: wa as u8,
-            check: needs_check,
+            check: self.side.needs_check,
         };
         COVERS.with_borrow_mut(|cache| {
             let slot = &mut cache[(key.hash() % COVER_SLOTS as u64) as usize];
@@ -738,51 +789,43 @@ impl<'a> Setting<'a> {
                 covers.key = key;
                 covers.count = [UNKNOWN; 64];
             }
-            let mut stands: ArrayVec<[u64; STEPS], 16> = ArrayVec::new();
-            // What the pieces can attack at all: the squares that may be checked, and the
-            // flights no piece can attack (to be filled by the mated side in any case).
-            let (cover_all, check_all) = movers.iter().fold((0, 0), |(c, k), m| (c | m.all.0, k | m.all.1));
-            let check_all = if needs_check { check_all } else { !0 };
-            let mut seen = 0u64;
-            for j in 0..=bm {
-                let ring = self.side.king_reach[j] & !seen;
-                seen |= ring;
-                let budget = bm - j;
-                let fill = self.side.stand(budget)[budget];
-                for s in Squares(ring & check_all) {
-                    let s = s.index();
-                    let flights = king_attacks(crate::geometry::Square(s as u8));
-                    if flights & !cover_all & !fill != 0 || !self.side.blocks_fit(flights & !cover_all, budget) {
-                        continue;
+            f(&mut CoversAt { covers, movers, stands: ArrayVec::new(), wa }, self)
+        })
+    }
+}
+
+/// A [`Covers`] entry with what it takes to fill in the king squares not worked out yet.
+struct CoversAt<'c> {
+    covers: &'c mut Covers,
+    movers: &'c [Mover],
+    /// Per mover, where it can stand within each number of moves (on first need).
+    stands: ArrayVec<[u64; STEPS], 16>,
+    wa: usize,
+}
+
+impl CoversAt<'_> {
+    /// The fill sets of king square `s`, compressed ([`compress`]), worked out on first
+    /// need.
+    fn at(&mut self, setting: &Setting, s: usize) -> &[u8] {
+        if self.covers.count[s] == UNKNOWN {
+            if self.stands.is_empty() {
+                for m in self.movers {
+                    let mut r = [0u64; STEPS];
+                    for (b, e) in r.iter_mut().enumerate().take(self.wa + 1) {
+                        *e = setting.stand_with(m, b);
                     }
-                    if covers.count[s] == UNKNOWN {
-                        if stands.is_empty() {
-                            for m in movers {
-                                let mut r = [0u64; STEPS];
-                                for (b, e) in r.iter_mut().enumerate().take(wa + 1) {
-                                    *e = self.stand_with(m, b);
-                                }
-                                stands.push(r);
-                            }
-                        }
-                        let pic = Picture { movers, stands: &stands, castled: &self.castled, s, flights };
-                        let sets = pic.fill_sets(wa, needs_check);
-                        covers.count[s] = sets.len() as u8;
-                        for (e, &f) in covers.sets[s].iter_mut().zip(&sets) {
-                            *e = compress(f, flights);
-                        }
-                    }
-                    let n = covers.count[s] as usize;
-                    for &c in &covers.sets[s][..n] {
-                        let f = expand(c, flights);
-                        if f & !fill == 0 && self.side.blocks_fit(f, budget) {
-                            return true;
-                        }
-                    }
+                    self.stands.push(r);
                 }
             }
-            false
-        })
+            let flights = king_attacks(crate::geometry::Square(s as u8));
+            let pic = Picture { movers: self.movers, stands: &self.stands, castled: &setting.castled, s, flights };
+            let sets = pic.fill_sets(self.wa, setting.side.needs_check);
+            self.covers.count[s] = sets.len() as u8;
+            for (e, &f) in self.covers.sets[s].iter_mut().zip(&sets) {
+                *e = compress(f, flights);
+            }
+        }
+        &self.covers.sets[s][..self.covers.count[s] as usize]
     }
 }
 
@@ -858,6 +901,8 @@ struct Picture<'c> {
     flights: u64,
 }
 
+/// The depth-first search the picture test used before it was worked out forwards
+/// ([`Picture::fill_sets`]): the reference it must agree with.
 impl Picture<'_> {
     /// Tries each way mover `i` (with at most `left` moves) attacks `target` from one
     /// square: `go` gets what it then attacks of the flights and the moves it needs.
@@ -1045,6 +1090,116 @@ impl MatingMoveFilter<'_> {
     }
 }
 
+/// Before a move of the mated side in help play: which of its moves can still be followed
+/// by a mate (stalemate) in time, by the picture test ([`Setting::pictures_possible`]). A
+/// move of the mated side that captures nothing leaves the mating side as it stands, so the
+/// moves of its pieces other than the king, the king staying, are judged against the same
+/// fill sets, worked out once; only where the moved piece can go changes. A king move
+/// changes the squares the king can reach, a capture takes a mating piece away: those are
+/// judged by the whole picture test. Castling and en passant are not judged (kept). Built
+/// by [`mated_move_filter`]; asked per move by [`MatedMoveFilter::allows`].
+pub struct MatedMoveFilter<'a> {
+    p: &'a Position,
+    setting: Setting<'a>,
+    /// The mating pieces that matter for any of the mated side's moves.
+    movers: ArrayVec<Mover, 16>,
+    /// The mated side's pieces other than the king: square, and where each can stand.
+    pieces: ArrayVec<(usize, [u64; MATED_MOVES + 1]), 16>,
+    /// For the moves of the other pieces (the king staying): each fill set of each square
+    /// the king can reach in time, expanded, with the moves it leaves the mated side;
+    /// worked out on first need.
+    stays: Option<Vec<(u64, usize)>>,
+}
+
+/// The [`MatedMoveFilter`] of `p`, whose side to move is to be mated (stalemated: `goal`);
+/// after its move it has `mated_moves` moves left and the opponent `mating_moves` (the
+/// last one included). `None` where the bound does not apply.
+pub fn mated_move_filter(p: &Position, goal: Goal, mated_moves: u32, mating_moves: u32) -> Option<MatedMoveFilter<'_>> {
+    let mated = p.side_to_move();
+    // Built for one move more, so that the mating pieces that matter are those that matter
+    // wherever the king goes with its move; the tests use `mated_moves`.
+    let mut setting = Setting::new(p, goal, mated, mated_moves + 1, mating_moves)?;
+    let mut movers = ArrayVec::new();
+    setting.movers(p, &mut movers)?;
+    setting.side.bm = mated_moves as usize;
+    let mut pieces = ArrayVec::new();
+    for (kind, s) in setting.side.piece_squares() {
+        pieces.try_push((s, setting.side.piece_reach(kind, s))).ok()?;
+    }
+    Some(MatedMoveFilter { p, setting, movers, pieces, stays: None })
+}
+
+impl MatedMoveFilter<'_> {
+    /// Whether a mate (stalemate) may still follow the move `m` in time (always true for
+    /// castling and en passant, which are not judged).
+    pub fn allows(&mut self, m: crate::position::Move) -> bool {
+        let crate::position::Move::Normal { from, to, promotion } = m else { return true };
+        let p = self.p;
+        let Some(piece) = p.piece_at(from) else { return true };
+        let capture = p.piece_at(to).is_some();
+        let mut pieces: ArrayVec<[u64; MATED_MOVES + 1], 16> = self.pieces.iter().map(|e| e.1).collect();
+        let side = &self.setting.side;
+        let bm = side.bm;
+        let mut king_reach = side.king_reach;
+        if piece.kind == Kind::King {
+            // Castling is lost with the king's move.
+            for (j, e) in king_reach.iter_mut().enumerate().take(bm + 1) {
+                *e = TABLES.reach(KING, to.index(), j);
+            }
+        } else {
+            let Some(i) = self.pieces.iter().position(|e| e.0 == from.index()) else { return true };
+            pieces[i] = side.piece_reach(promotion.unwrap_or(piece.kind), to.index());
+            if !capture {
+                // The king stays and the mating side is unchanged: only where the moved
+                // piece can go changes.
+                return self.stays().iter().any(|&(f, budget)| blocks_fit(&pieces, f, budget));
+            }
+        }
+        // A capture takes a mating piece away.
+        let movers: ArrayVec<Mover, 16> = self.movers.iter().filter(|m| !capture || m.s as usize != to.index()).copied().collect();
+        let after = MatedSide {
+            p,
+            mated: side.mated,
+            bm,
+            king_reach,
+            stand: [0; MATED_MOVES + 1],
+            stand_done: 0,
+            needs_check: side.needs_check,
+            castling_rooks: side.castling_rooks.clone(),
+            pieces: Some(pieces),
+        };
+        let mut setting = Setting { side: after, near: self.setting.near, castled: self.setting.castled.clone(), wa: self.setting.wa };
+        setting.pictures_possible(&movers)
+    }
+
+    /// The fill sets that matter while the king stays ([`MatedMoveFilter::stays`]).
+    fn stays(&mut self) -> &[(u64, usize)] {
+        if self.stays.is_none() {
+            let mut v = Vec::new();
+            let bm = self.setting.side.bm;
+            let movers = &self.movers;
+            let check_all = if self.setting.side.needs_check { movers.iter().fold(0, |k, m| k | m.all.1) } else { !0 };
+            self.setting.with_covers(movers, |covers, this| {
+                let mut seen = 0u64;
+                for j in 0..=bm {
+                    let ring = this.side.king_reach[j] & !seen;
+                    seen |= ring;
+                    for s in Squares(ring & check_all) {
+                        let flights = king_attacks(s);
+                        for &c in covers.at(this, s.index()) {
+                            v.push((expand(c, flights), bm - j));
+                        }
+                    }
+                }
+            });
+            // The easiest first.
+            v.sort_by_key(|&(f, budget)| (f.count_ones(), usize::MAX - budget));
+            self.stays = Some(v);
+        }
+        self.stays.as_deref().unwrap_or(&[])
+    }
+}
+
 /// Half-moves left up to which a [`Gate`] keeps counts (and lets the bound be asked).
 pub const GATE_PLIES: usize = 16;
 
@@ -1090,15 +1245,25 @@ impl Gate {
         false
     }
 
+    /// Whether the bound is on at `k` half-moves left (asked at every node there).
+    pub fn is_on(&self, k: u32) -> bool {
+        (k as usize) < GATE_PLIES && self.on[k as usize]
+    }
+
     /// Records the answer of a bound asked at `k` half-moves left.
     #[inline]
     pub fn record(&mut self, k: u32, cut: bool) {
+        self.record_many(k, 1, cut as u32);
+    }
+
+    /// Records `asked` answers at `k` half-moves left, `cut` of which cut.
+    pub fn record_many(&mut self, k: u32, asked: u32, cut: u32) {
         let k = k as usize;
         if k >= GATE_PLIES {
             return;
         }
-        self.asked[k] += 1;
-        self.cut[k] += cut as u32;
+        self.asked[k] += asked;
+        self.cut[k] += cut;
         if self.asked[k] >= Self::WINDOW {
             // A cut next to the mate saves one move generation (on when at least one call in
             // four cuts); higher up, a whole subtree (one in 32).

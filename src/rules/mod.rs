@@ -99,6 +99,18 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn retain_mating_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
         let _ = (goal, moves, mated_moves, mating_moves);
     }
+    /// At a position whose side to move is to be mated (or stalemated: `goal`): removes
+    /// from `moves` (this position's moves) those after which the goal cannot follow in
+    /// time, the side to move then having `mated_moves` moves left and its opponent
+    /// `mating_moves` (the last one included). It must never remove a move after which the
+    /// goal can be reached in time. Returns whether the moves were judged (the bound
+    /// applies), so that the positions after them need not be asked
+    /// [`Game::goal_unreachable`] again (a move it cannot judge it keeps); the default
+    /// judges nothing.
+    fn retain_mated_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) -> bool {
+        let _ = (goal, moves, mated_moves, mating_moves);
+        false
+    }
 }
 
 impl Game for crate::position::Position {
@@ -156,6 +168,15 @@ impl Game for crate::position::Position {
     fn retain_mating_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {
         if let Some(mut f) = bound::mating_move_filter(self, goal, mated_moves, mating_moves) {
             moves.retain(|&m| f.allows(m));
+        }
+    }
+    fn retain_mated_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) -> bool {
+        match bound::mated_move_filter(self, goal, mated_moves, mating_moves) {
+            Some(mut f) => {
+                moves.retain(|&m| f.allows(m));
+                true
+            }
+            None => false,
         }
     }
 }

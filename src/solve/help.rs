@@ -74,7 +74,8 @@ impl<G: Game> Helper<'_, G> {
 
     /// Appends to `out` every line of exactly `k` half-moves from `p`; returns whether any.
     /// `prefix` holds the moves so far, from the root.
-    fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
+    /// `judged`: the bound was already asked of `p`, by its parent's move filter.
+    fn search(&self, p: &G, k: u32, judged: bool, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
         if self.ctx.tick() {
             return false;
         }
@@ -82,7 +83,7 @@ impl<G: Game> Helper<'_, G> {
         if self.ctx.tt.get(key).is_some() {
             return false; // proven: no solution
         }
-        if self.bound && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
+        if self.bound && !judged && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
             // The side to move at k = 1 mates: it has ⌈k/2⌉ moves left, the mated side ⌊k/2⌋.
             let mating = if k % 2 == 1 { p.to_move() } else { p.to_move().opponent() };
             let cut = p.goal_unreachable(self.goal, mating.opponent(), k / 2, k.div_ceil(2));
@@ -92,6 +93,7 @@ impl<G: Game> Helper<'_, G> {
             }
         }
         let mut moves = Vec::new();
+        let mut children_judged = false;
         // At the last half-move of a mate or check goal only checking moves can reach it.
         if k == 1 && self.finish == Finish::Goal && matches!(self.goal, Goal::Mate | Goal::Check) {
             p.checking_moves(&mut moves);
@@ -103,6 +105,14 @@ impl<G: Game> Helper<'_, G> {
             } else if k == 3 && self.bound {
                 // The mating side's move before the mated side's last move.
                 p.retain_mating_moves(self.goal, &mut moves, 1, 1);
+            } else if k.is_multiple_of(2) && self.bound && k - 1 <= MATE_BOUND_PLIES && GATE.with_borrow(|g| g.is_on(k - 1)) {
+                // The mated side's move, judged here for all its moves at once instead of
+                // by each position that follows.
+                let before = moves.len();
+                if p.retain_mated_moves(self.goal, &mut moves, k / 2 - 1, k / 2) {
+                    children_judged = true;
+                    GATE.with_borrow_mut(|g| g.record_many(k - 1, before as u32, (before - moves.len()) as u32));
+                }
             }
         }
         let mut found = false;
@@ -125,7 +135,7 @@ impl<G: Game> Helper<'_, G> {
                 }
             } else {
                 prefix.push(m);
-                if self.search(&q, k - 1, prefix, out) {
+                if self.search(&q, k - 1, children_judged, prefix, out) {
                     found = true;
                 }
                 prefix.pop();
@@ -206,7 +216,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             p = q;
         }
         if ok {
-            h.search(&p, plies - pre.len() as u32, &mut line, &mut out);
+            h.search(&p, plies - pre.len() as u32, false, &mut line, &mut out);
         }
         let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if let Some(pr) = &opts.progress {
