@@ -789,7 +789,7 @@ impl<'a> Setting<'a> {
                 covers.key = key;
                 covers.count = [UNKNOWN; 64];
             }
-            f(&mut CoversAt { covers, movers, stands: ArrayVec::new(), wa }, self)
+            f(&mut CoversAt { covers, movers }, self)
         })
     }
 }
@@ -798,9 +798,6 @@ impl<'a> Setting<'a> {
 struct CoversAt<'c> {
     covers: &'c mut Covers,
     movers: &'c [Mover],
-    /// Per mover, where it can stand within each number of moves (on first need).
-    stands: ArrayVec<[u64; STEPS], 16>,
-    wa: usize,
 }
 
 impl CoversAt<'_> {
@@ -808,25 +805,107 @@ impl CoversAt<'_> {
     /// need.
     fn at(&mut self, setting: &Setting, s: usize) -> &[u8] {
         if self.covers.count[s] == UNKNOWN {
-            if self.stands.is_empty() {
-                for m in self.movers {
-                    let mut r = [0u64; STEPS];
-                    for (b, e) in r.iter_mut().enumerate().take(self.wa + 1) {
-                        *e = setting.stand_with(m, b);
+            // Only the mating pieces that can do something about this square decide its
+            // fill sets: those are looked up (or worked out and kept) on their own.
+            let movers = setting.matter_for(self.movers, s);
+            let key = SquareKey {
+                pieces: movers.iter().map(|m| (m.sl, m.s, m.castles)).collect(),
+                castled: self.covers.key.castled.clone(),
+                s: s as u8,
+                wa: self.covers.key.wa,
+                check: setting.side.needs_check,
+            };
+            let (count, sets) = SQUARE_COVERS.with_borrow_mut(|cache| {
+                let slot = &mut cache[(key.hash() % SQUARE_SLOTS as u64) as usize];
+                if slot.0 != key || slot.1 == UNKNOWN {
+                    let sets = setting.square_fill_sets(&movers, s);
+                    let flights = king_attacks(crate::geometry::Square(s as u8));
+                    slot.0 = key;
+                    slot.1 = sets.len() as u8;
+                    for (e, &f) in slot.2.iter_mut().zip(&sets) {
+                        *e = compress(f, flights);
                     }
-                    self.stands.push(r);
                 }
-            }
-            let flights = king_attacks(crate::geometry::Square(s as u8));
-            let pic = Picture { movers: self.movers, stands: &self.stands, castled: &setting.castled, s, flights };
-            let sets = pic.fill_sets(self.wa, setting.side.needs_check);
-            self.covers.count[s] = sets.len() as u8;
-            for (e, &f) in self.covers.sets[s].iter_mut().zip(&sets) {
-                *e = compress(f, flights);
-            }
+                (slot.1, slot.2)
+            });
+            self.covers.count[s] = count;
+            self.covers.sets[s] = sets;
         }
         &self.covers.sets[s][..self.covers.count[s] as usize]
     }
+}
+
+impl Setting<'_> {
+    /// The movers of `movers` that can attack king square `s` or one of its flights with
+    /// the moves left: the only ones its fill sets depend on (a mating king standing there
+    /// attacks some of them).
+    fn matter_for(&self, movers: &[Mover], s: usize) -> ArrayVec<Mover, 16> {
+        let region = king_attacks(crate::geometry::Square(s as u8)) | 1u64 << s;
+        let wa = self.wa.min(STEPS - 1);
+        movers
+            .iter()
+            .filter(|m| {
+                let castled: &[Castling] = if m.castles { &self.castled } else { &[] };
+                attack_with(&TABLES, castled, m.sl as usize, m.s as usize, wa).0 & region != 0
+            })
+            .copied()
+            .collect()
+    }
+
+    /// The fill sets of king square `s` with the mating pieces `movers`
+    /// ([`Picture::fill_sets`]).
+    fn square_fill_sets(&self, movers: &[Mover], s: usize) -> FillSets {
+        let wa = self.wa.min(STEPS - 1);
+        let stands: ArrayVec<[u64; STEPS], 16> = movers
+            .iter()
+            .map(|m| {
+                let mut r = [0u64; STEPS];
+                for (b, e) in r.iter_mut().enumerate().take(wa + 1) {
+                    *e = self.stand_with(m, b);
+                }
+                r
+            })
+            .collect();
+        let flights = king_attacks(crate::geometry::Square(s as u8));
+        Picture { movers, stands: &stands, castled: &self.castled, s, flights }.fill_sets(wa, self.side.needs_check)
+    }
+}
+
+/// What decides the fill sets of one king square: the mating pieces that can attack
+/// something of the square and its flights in time, or a mating king standing there (which
+/// must leave), the castlings, the square, the moves, and whether the goal needs check.
+#[derive(PartialEq, Eq, Default, Clone)]
+struct SquareKey {
+    pieces: ArrayVec<(u8, u8, bool), 16>,
+    castled: ArrayVec<(u8, u8, u8), 2>,
+    s: u8,
+    wa: u8,
+    check: bool,
+}
+
+impl SquareKey {
+    fn hash(&self) -> u64 {
+        let mut h = ((self.s as u64) << 8 | (self.wa as u64) << 1 | self.check as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
+        for &(sl, s, c) in &self.pieces {
+            h = (h ^ ((sl as u64) << 8 | (s as u64) << 1 | c as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        }
+        for &(a, b, c) in &self.castled {
+            h = (h ^ ((a as u64) << 16 | (b as u64) << 8 | c as u64)).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31);
+        }
+        h ^ h >> 32
+    }
+}
+
+/// Slots of the per-thread cache of one king square's fill sets (one in the unit tests).
+const SQUARE_SLOTS: usize = if cfg!(test) { 1 } else { 1 << 15 };
+
+thread_local! {
+    /// Per king square and the mating pieces that matter there: its fill sets (compressed)
+    /// and how many. A second level under [`COVERS`]: a mating piece's move changes the
+    /// entry of every square in [`COVERS`], but only those of the squares it matters for
+    /// here.
+    static SQUARE_COVERS: std::cell::RefCell<Vec<(SquareKey, u8, [u8; FILL_SETS])>> =
+        std::cell::RefCell::new(vec![(SquareKey::default(), UNKNOWN, [0; FILL_SETS]); SQUARE_SLOTS]);
 }
 
 /// The flights of `flights` in `f`, as bits of their rank in `flights`.
@@ -1473,6 +1552,88 @@ mod tests {
         assert!(!goal_unreachable(&p, Goal::Check, Color::Black, 0, 1));
     }
 
+    /// The second-level cache keeps a square's fill sets under the mating pieces that
+    /// matter there ([`Setting::matter_for`]): on random positions, for every king square,
+    /// both colours, mate and stalemate and 1 to 4 moves, the fill sets with all the mating
+    /// pieces are those with only the pieces that matter.
+    #[test]
+    fn only_the_pieces_that_matter_decide_a_square() {
+        let mut seed = 0x005E_ED0F_F111_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let letters = ['Q', 'R', 'B', 'N', 'P', 'N', 'B', 'R'];
+        let mut compared = 0;
+        let mut dropped = 0;
+        for _ in 0..60 {
+            // Two kings, up to five white pieces and two black ones, anywhere legal.
+            let mut board = [None::<char>; 64];
+            let put = |c: char, board: &mut [Option<char>; 64], next: &mut dyn FnMut(u64) -> u64| loop {
+                let q = next(64) as usize;
+                let pawn_rank = c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&q);
+                if board[q].is_none() && !pawn_rank {
+                    board[q] = Some(c);
+                    break;
+                }
+            };
+            put('K', &mut board, &mut next);
+            put('k', &mut board, &mut next);
+            for _ in 0..1 + next(5) {
+                put(letters[next(8) as usize], &mut board, &mut next);
+            }
+            for _ in 0..next(3) {
+                put(letters[next(8) as usize].to_ascii_lowercase(), &mut board, &mut next);
+            }
+            let mut fen = String::new();
+            for rank in (0..8).rev() {
+                let mut empty = 0;
+                for file in 0..8 {
+                    match board[rank * 8 + file] {
+                        Some(c) => {
+                            if empty > 0 {
+                                fen.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            fen.push(c);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    fen.push_str(&empty.to_string());
+                }
+                if rank > 0 {
+                    fen.push('/');
+                }
+            }
+            let Ok(p) = Position::from_fen(&format!("{fen} w - - 0 1")) else { continue };
+            for mated in [Color::White, Color::Black] {
+                for goal in [Goal::Mate, Goal::Stalemate] {
+                    for wa in 1..=4 {
+                        let Some(setting) = Setting::new(&p, goal, mated, 2, wa) else { continue };
+                        let mut movers = ArrayVec::new();
+                        if setting.movers(&p, &mut movers).is_none() {
+                            continue;
+                        }
+                        for s in 0..64 {
+                            let some = setting.matter_for(&movers, s);
+                            let mut all: Vec<u64> = setting.square_fill_sets(&movers, s).to_vec();
+                            let mut few: Vec<u64> = setting.square_fill_sets(&some, s).to_vec();
+                            all.sort_unstable();
+                            few.sort_unstable();
+                            assert_eq!(all, few, "{fen} {mated:?} {goal:?} wa {wa} square {s}");
+                            compared += 1;
+                            dropped += movers.len() - some.len();
+                        }
+                    }
+                }
+            }
+        }
+        // Not vacuous: many squares compared, many pieces left out.
+        assert!(compared > 10_000 && dropped > 10_000, "{compared} {dropped}");
+    }
+
     #[test]
     fn each_mating_piece_stands_on_one_square() {
         // White Kc1 Sb1; Black Ka8: with two moves the knight can reach a square checking
@@ -1514,6 +1675,7 @@ mod tests {
                     let asked: Vec<bool> = combos.iter().map(|&(bm, wa)| goal_unreachable(&p, goal, mated, bm, wa)).collect();
                     for (&(bm, wa), &a) in combos.iter().zip(&asked) {
                         COVERS.with_borrow_mut(|c| c.iter_mut().for_each(|e| *e = None));
+                        SQUARE_COVERS.with_borrow_mut(|c| c.iter_mut().for_each(|e| e.1 = UNKNOWN));
                         assert_eq!(goal_unreachable(&p, goal, mated, bm, wa), a, "{fen} {mated:?} {goal:?} {bm} {wa}");
                     }
                 }
