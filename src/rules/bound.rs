@@ -262,6 +262,10 @@ fn ways(n: usize, k: usize) -> usize {
     w
 }
 
+/// The kinds of the mated side's pieces other than the king, in the order of
+/// [`MatedSide::pieces`].
+const MATED_KINDS: [Kind; 5] = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn];
+
 /// Most moves of the mated side the bound handles (beyond, it does not apply).
 const MATED_MOVES: usize = 7;
 
@@ -307,9 +311,11 @@ impl MatedSide<'_> {
     fn pieces(&mut self) -> &[[u64; MATED_MOVES + 1]] {
         if self.pieces.is_none() {
             let mut v = ArrayVec::new();
-            for (kind, s) in self.piece_squares() {
-                if v.try_push(self.piece_reach(kind, s)).is_err() {
-                    break;
+            for kind in MATED_KINDS {
+                for s in Squares(self.p.pieces(self.mated, kind)) {
+                    if v.try_push(self.piece_reach(kind, s.index())).is_err() {
+                        break;
+                    }
                 }
             }
             self.pieces = Some(v);
@@ -320,13 +326,12 @@ impl MatedSide<'_> {
     /// The mated side's pieces other than the king, kind and square, in the order of
     /// [`Self::pieces`].
     fn piece_squares(&self) -> impl Iterator<Item = (Kind, usize)> + '_ {
-        [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn]
-            .into_iter()
-            .flat_map(move |kind| Squares(self.p.pieces(self.mated, kind)).map(move |s| (kind, s.index())))
+        MATED_KINDS.into_iter().flat_map(move |kind| Squares(self.p.pieces(self.mated, kind)).map(move |s| (kind, s.index())))
     }
 
     /// Where a piece of the mated side (`kind`, on `s`) can stand within each number of
-    /// moves up to `bm`.
+    /// moves up to `bm` (a rook that may castle also where castling takes it, at no move).
+    #[inline(always)]
     fn piece_reach(&self, kind: Kind, s: usize) -> [u64; MATED_MOVES + 1] {
         let t = &*TABLES;
         let sl = match kind {
@@ -336,14 +341,10 @@ impl MatedSide<'_> {
             Kind::Bishop => 3,
             _ => 4, // the knight (the bound knows only orthodox pieces)
         };
+        let castled = if kind == Kind::Rook { self.castling_rooks.iter().find(|c| c.0 == s).map(|c| c.1) } else { None };
         let mut r = [0u64; MATED_MOVES + 1];
         for (j, e) in r.iter_mut().enumerate().take(self.bm + 1) {
-            *e = t.reach(sl, s, j);
-            for &(from, to) in &self.castling_rooks {
-                if kind == Kind::Rook && from == s {
-                    *e |= t.reach(ROOK, to, j);
-                }
-            }
+            *e = t.reach(sl, s, j) | castled.map_or(0, |to| t.reach(ROOK, to, j));
         }
         r
     }
