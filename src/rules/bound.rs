@@ -872,9 +872,9 @@ impl Setting<'_> {
     }
 }
 
-/// What decides the fill sets of one king square: the mating pieces that can attack
-/// something of the square and its flights in time, or a mating king standing there (which
-/// must leave), the castlings, the square, the moves, and whether the goal needs check.
+/// What decides the fill sets of one king square: the mating pieces that can attack the
+/// square or one of its flights in time ([`Setting::matter_for`]), the castlings, the square,
+/// the moves, and whether the goal needs check.
 #[derive(PartialEq, Eq, Default, Clone)]
 struct SquareKey {
     pieces: ArrayVec<(u8, u8, bool), 16>,
@@ -981,8 +981,6 @@ struct Picture<'c> {
     flights: u64,
 }
 
-/// The depth-first search the picture test used before it was worked out forwards
-/// ([`Picture::fill_sets`]): the reference it must agree with.
 impl Picture<'_> {
     /// Tries each way mover `i` (with at most `left` moves) attacks `target` from one
     /// square: `go` gets what it then attacks of the flights and the moves it needs.
@@ -1564,51 +1562,29 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
-        let letters = ['Q', 'R', 'B', 'N', 'P', 'N', 'B', 'R'];
+        let kinds = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook];
         let mut compared = 0;
         let mut dropped = 0;
         for _ in 0..60 {
             // Two kings, up to five white pieces and two black ones, anywhere legal.
-            let mut board = [None::<char>; 64];
-            let put = |c: char, board: &mut [Option<char>; 64], next: &mut dyn FnMut(u64) -> u64| loop {
-                let q = next(64) as usize;
-                let pawn_rank = c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&q);
-                if board[q].is_none() && !pawn_rank {
-                    board[q] = Some(c);
+            let mut pieces: Vec<(crate::geometry::Square, crate::piece::Piece)> = Vec::new();
+            let mut put = |c: Color, k: Kind, next: &mut dyn FnMut(u64) -> u64| loop {
+                let q = crate::geometry::Square(next(64) as u8);
+                if !pieces.iter().any(|e| e.0 == q) && (k != Kind::Pawn || (8..56).contains(&q.index())) {
+                    pieces.push((q, crate::piece::Piece::new(c, k)));
                     break;
                 }
             };
-            put('K', &mut board, &mut next);
-            put('k', &mut board, &mut next);
+            put(Color::White, Kind::King, &mut next);
+            put(Color::Black, Kind::King, &mut next);
             for _ in 0..1 + next(5) {
-                put(letters[next(8) as usize], &mut board, &mut next);
+                put(Color::White, kinds[next(8) as usize], &mut next);
             }
             for _ in 0..next(3) {
-                put(letters[next(8) as usize].to_ascii_lowercase(), &mut board, &mut next);
+                put(Color::Black, kinds[next(8) as usize], &mut next);
             }
-            let mut fen = String::new();
-            for rank in (0..8).rev() {
-                let mut empty = 0;
-                for file in 0..8 {
-                    match board[rank * 8 + file] {
-                        Some(c) => {
-                            if empty > 0 {
-                                fen.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            fen.push(c);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    fen.push_str(&empty.to_string());
-                }
-                if rank > 0 {
-                    fen.push('/');
-                }
-            }
-            let Ok(p) = Position::from_fen(&format!("{fen} w - - 0 1")) else { continue };
+            let Ok(p) = Position::from_setup(&crate::position::Setup { pieces, ..Default::default() }) else { continue };
+            let fen = p.to_fen();
             for mated in [Color::White, Color::Black] {
                 for goal in [Goal::Mate, Goal::Stalemate] {
                     for wa in 1..=4 {
