@@ -349,6 +349,19 @@ impl MatedSide<'_> {
         r
     }
 
+    /// The mated side after one of its moves: its king can then reach `king_reach`, its
+    /// other pieces `pieces` (the rest as before).
+    fn after(&self, king_reach: [u64; MATED_MOVES + 1], pieces: ArrayVec<[u64; MATED_MOVES + 1], 16>) -> Self {
+        MatedSide {
+            king_reach,
+            stand: [0; MATED_MOVES + 1],
+            stand_done: 0,
+            castling_rooks: self.castling_rooks.clone(),
+            pieces: Some(pieces),
+            ..*self
+        }
+    }
+
     /// Whether different pieces of the mated side can stand on every square of `needed`
     /// with at most `budget` moves in all (each piece on at most one square).
     fn blocks_fit(&mut self, needed: u64, budget: usize) -> bool {
@@ -392,6 +405,40 @@ impl MatedSide<'_> {
             }
         }
         false
+    }
+}
+
+/// The squares of `allowed` the mated king can reach within `bm` moves (`king_reach[j]`:
+/// within `j` moves), nearest first, each with the moves it leaves over.
+fn king_squares(king_reach: [u64; MATED_MOVES + 1], bm: usize, allowed: u64) -> KingSquares {
+    KingSquares { king_reach, bm, allowed, j: 0, ring: king_reach[0] & allowed }
+}
+
+/// The iterator of [`king_squares`].
+struct KingSquares {
+    king_reach: [u64; MATED_MOVES + 1],
+    bm: usize,
+    allowed: u64,
+    /// The moves of the ring being gone through, and what is left of it.
+    j: usize,
+    ring: u64,
+}
+
+impl Iterator for KingSquares {
+    type Item = (usize, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        while self.ring == 0 {
+            if self.j >= self.bm {
+                return None;
+            }
+            self.j += 1;
+            self.ring = self.king_reach[self.j] & !self.king_reach[self.j - 1] & self.allowed;
+        }
+        let s = self.ring.trailing_zeros() as usize;
+        self.ring &= self.ring - 1;
+        Some((s, self.bm - self.j))
     }
 }
 
@@ -744,27 +791,20 @@ impl<'a> Setting<'a> {
         self.with_covers(movers, |covers, this| {
             let (cover_all, check_all) = movers.iter().fold((0, 0), |(c, k), m| (c | m.all.0, k | m.all.1));
             let check_all = if this.side.needs_check { check_all } else { !0 };
-            let mut seen = 0u64;
-            for j in 0..=bm {
-                let ring = this.side.king_reach[j] & !seen;
-                seen |= ring;
-                let budget = bm - j;
+            for (s, budget) in king_squares(this.side.king_reach, bm, check_all) {
                 let fill = this.side.stand(budget)[budget];
-                for s in Squares(ring & check_all) {
-                    let s = s.index();
-                    let flights = king_attacks(crate::geometry::Square(s as u8));
-                    // The flights no piece can attack (to be filled by the mated side in any
-                    // case) first.
-                    if flights & !cover_all & !fill != 0 || !this.side.blocks_fit(flights & !cover_all, budget) {
-                        continue;
-                    }
-                    // Compared on the flights' ranks first: only the sets the mated side's
-                    // pieces can stand on are expanded.
-                    let open = compress(fill, flights);
-                    for &c in covers.at(this, s) {
-                        if c & !open == 0 && this.side.blocks_fit(expand(c, flights), budget) {
-                            return true;
-                        }
+                let flights = king_attacks(crate::geometry::Square(s as u8));
+                // The flights no piece can attack (to be filled by the mated side in any
+                // case) first.
+                if flights & !cover_all & !fill != 0 || !this.side.blocks_fit(flights & !cover_all, budget) {
+                    continue;
+                }
+                // Compared on the flights' ranks first: only the sets the mated side's
+                // pieces can stand on are expanded.
+                let open = compress(fill, flights);
+                for &c in covers.at(this, s) {
+                    if c & !open == 0 && this.side.blocks_fit(expand(c, flights), budget) {
+                        return true;
                     }
                 }
             }
@@ -1235,18 +1275,7 @@ impl MatedMoveFilter<'_> {
         }
         // A capture takes a mating piece away.
         let movers: ArrayVec<Mover, 16> = self.movers.iter().filter(|m| !capture || m.s as usize != to.index()).copied().collect();
-        let after = MatedSide {
-            p,
-            mated: side.mated,
-            bm,
-            king_reach,
-            stand: [0; MATED_MOVES + 1],
-            stand_done: 0,
-            needs_check: side.needs_check,
-            castling_rooks: side.castling_rooks.clone(),
-            pieces: Some(pieces),
-        };
-        let mut setting = Setting { side: after, near: self.setting.near, castled: self.setting.castled.clone(), wa: self.setting.wa };
+        let mut setting = Setting { side: side.after(king_reach, pieces), castled: self.setting.castled.clone(), ..self.setting };
         setting.pictures_possible(&movers)
     }
 
@@ -1258,15 +1287,10 @@ impl MatedMoveFilter<'_> {
             let movers = &self.movers;
             let check_all = if self.setting.side.needs_check { movers.iter().fold(0, |k, m| k | m.all.1) } else { !0 };
             self.setting.with_covers(movers, |covers, this| {
-                let mut seen = 0u64;
-                for j in 0..=bm {
-                    let ring = this.side.king_reach[j] & !seen;
-                    seen |= ring;
-                    for s in Squares(ring & check_all) {
-                        let flights = king_attacks(s);
-                        for &c in covers.at(this, s.index()) {
-                            v.push((expand(c, flights), bm - j));
-                        }
+                for (s, budget) in king_squares(this.side.king_reach, bm, check_all) {
+                    let flights = king_attacks(crate::geometry::Square(s as u8));
+                    for &c in covers.at(this, s) {
+                        v.push((expand(c, flights), budget));
                     }
                 }
             });
