@@ -195,6 +195,9 @@ struct Stats {
     /// The same for the filter of the mated side's moves alone.
     mated_filter_asked: u64,
     mated_filter_removed: u64,
+    /// The same for the filter of the stalemating move alone (`Game::retain_goal_moves`).
+    goal_filter_asked: u64,
+    goal_filter_removed: u64,
 }
 
 /// Whether a line of exactly `k` half-moves from `p` ends in mate; checks the bound at every
@@ -208,6 +211,11 @@ fn walk(p: &Position, k: u32, goal: Goal, memo: &mut HashMap<(u64, u32), bool>, 
     // mating side's move that comes before it (`k` = 3), and before each move of the mated
     // side (`k` even).
     let mut kept: Vec<(&str, Vec<Move>)> = Vec::new();
+    if k == 1 {
+        let mut v = moves(p);
+        p.retain_goal_moves(goal, &mut v);
+        kept.push(("goal move", v));
+    }
     if k == 2 {
         let mut v = moves(p);
         p.retain_before_goal_in_one(goal, &mut v);
@@ -228,12 +236,15 @@ fn walk(p: &Position, k: u32, goal: Goal, memo: &mut HashMap<(u64, u32), bool>, 
         let q = p.play(m);
         let reached = if k == 1 { reached(&q, goal) } else { walk(&q, k - 1, goal, memo, st) };
         for (filter, kept) in &kept {
-            st.filter_asked += 1;
+            st.filter_asked += (*filter != "goal move") as u64;
             let mated_filter = *filter == "mated side's move";
+            let goal_filter = *filter == "goal move";
             st.mated_filter_asked += mated_filter as u64;
+            st.goal_filter_asked += goal_filter as u64;
             if !kept.contains(&m) {
-                st.filter_removed += 1;
+                st.filter_removed += (*filter != "goal move") as u64;
                 st.mated_filter_removed += mated_filter as u64;
+                st.goal_filter_removed += goal_filter as u64;
                 assert!(!reached, "the {filter} filter before move {k} removes {m:?} from {}, which a mate follows", p.to_fen());
             }
         }
@@ -329,9 +340,116 @@ fn the_bound_never_cuts_a_mate() {
 fn the_bound_never_cuts_a_stalemate() {
     let st = help_walks(0x00B0_0DED_5EED_0005, Goal::Stalemate, cases() / 5);
     assert!(st.cut * 5 > st.asked, "{st:?}");
+    // The stalemating move's filter removes most moves.
+    assert!(st.goal_filter_removed * 2 > st.goal_filter_asked, "{st:?}");
     assert!(st.filter_removed * 5 > st.filter_asked, "{st:?}");
     assert!(st.mated_filter_removed * 10 > st.mated_filter_asked, "{st:?}");
     assert!(st.mating > 500, "{st:?}");
+}
+
+/// A random sparse position where stalemates are common: the side `lone` has its king and
+/// up to three pieces near it, the other side its king and up to four pieces anywhere
+/// (lines along the lone king's lines more often than chance: pins).
+fn sparse_position(r: &mut Rng, to_move: Color, lone: Color) -> Option<Position> {
+    let mut board: [Option<Piece>; 64] = [None; 64];
+    let k = r.below(64) as i32;
+    board[k as usize] = Some(Piece::new(lone, Kind::King));
+    let other = r.below(64) as usize;
+    if board[other].is_some() {
+        return None;
+    }
+    board[other] = Some(Piece::new(lone.opponent(), Kind::King));
+    let near = |r: &mut Rng| {
+        let f = k % 8 + r.below(5) as i32 - 2;
+        let rk = k / 8 + r.below(5) as i32 - 2;
+        ((0..8).contains(&f) && (0..8).contains(&rk)).then_some((rk * 8 + f) as usize)
+    };
+    for _ in 0..r.below(4) {
+        let kind = [Kind::Pawn, Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen][r.below(6) as usize];
+        if let Some(s) = near(r)
+            && board[s].is_none()
+            && (kind != Kind::Pawn || (8..56).contains(&s))
+        {
+            board[s] = Some(Piece::new(lone, kind));
+        }
+    }
+    for _ in 0..1 + r.below(4) {
+        let kind = [Kind::Queen, Kind::Rook, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn][r.below(6) as usize];
+        let s = if r.chance(40) {
+            // On a line of the lone king.
+            let (df, dr) = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)][r.below(8) as usize];
+            let n = 1 + r.below(7) as i32;
+            let (f, rk) = (k % 8 + df * n, k / 8 + dr * n);
+            if !(0..8).contains(&f) || !(0..8).contains(&rk) {
+                continue;
+            }
+            (rk * 8 + f) as usize
+        } else {
+            r.below(64) as usize
+        };
+        if board[s].is_none() && (kind != Kind::Pawn || (8..56).contains(&s)) {
+            board[s] = Some(Piece::new(lone.opponent(), kind));
+        }
+    }
+    let pieces = (0..64u8).filter_map(|i| board[i as usize].map(|p| (Square(i), p))).collect();
+    Position::from_setup(&Setup { pieces, side: Some(to_move), ..Setup::default() }).ok()
+}
+
+/// The two stalemate filters alone, on many random positions (and a few random moves
+/// further): no move the stalemating move's filter removes stalemates, and no last move the
+/// filter before it removes is followed by a stalemate in one.
+#[test]
+fn the_stalemate_filters_never_remove_a_stalemate() {
+    let mut r = Rng(0x00B0_0DED_5EED_0017);
+    let (mut stalemates, mut removed, mut asked, mut before_removed, mut before_asked, mut followed) = (0, 0, 0, 0, 0, 0);
+    let mut done = 0;
+    while done < cases() * 20 {
+        // Half of them sparse, the lone side to be stalemated: either to move (its last
+        // move first) or not (the stalemating move).
+        let position = if r.chance(50) {
+            let lone = if r.chance(50) { Color::White } else { Color::Black };
+            let to_move = if r.chance(50) { lone } else { lone.opponent() };
+            sparse_position(&mut r, to_move, lone)
+        } else {
+            random_position(&mut r)
+        };
+        let Some(mut p) = position else { continue };
+        for _ in 0..r.below(3) {
+            let ms = moves(&p);
+            if ms.is_empty() {
+                break;
+            }
+            p = p.play(ms[r.below(ms.len() as u64) as usize]);
+        }
+        done += 1;
+        let all = moves(&p);
+        let mut kept = all.clone();
+        p.retain_goal_moves(Goal::Stalemate, &mut kept);
+        let mut before = all.clone();
+        p.retain_before_goal_in_one(Goal::Stalemate, &mut before);
+        for &m in &all {
+            let q = p.play(m);
+            let stalemate = reached(&q, Goal::Stalemate);
+            stalemates += stalemate as u64;
+            asked += 1;
+            if !kept.contains(&m) {
+                removed += 1;
+                assert!(!stalemate, "the stalemating move's filter removes {m:?} from {}", p.to_fen());
+            }
+            let next = moves(&q).into_iter().any(|d| reached(&q.play(d), Goal::Stalemate));
+            followed += next as u64;
+            before_asked += 1;
+            if !before.contains(&m) {
+                before_removed += 1;
+                assert!(!next, "the filter before the stalemating move removes {m:?} from {}, which a stalemate follows", p.to_fen());
+            }
+        }
+    }
+    eprintln!(
+        "stalemates {stalemates}, removed {removed} of {asked}; followed by one {followed}, removed {before_removed} of {before_asked}"
+    );
+    assert!(stalemates > 50 && followed > 50, "too few stalemates met: {stalemates}, {followed}");
+    assert!(removed * 10 > asked * 9 && before_removed * 5 > before_asked, "the filters remove too little");
 }
 
 /// Hand-made positions where a special move is part of the only way to mate in time, each

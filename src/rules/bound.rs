@@ -498,7 +498,8 @@ pub fn needs_check(goal: Goal) -> Option<bool> {
 
 /// Whether the relaxation knows every piece and promotion of `p` (no fairy pieces, no fairy
 /// promotions, no Réserve).
-fn applies(p: &Position) -> bool {
+/// Whether the bounds apply: orthodox pieces and promotions, no Réserve.
+pub(crate) fn applies(p: &Position) -> bool {
     !p.has_fairy() && !p.reserve_rule().any() && p.promotions == PROMOTIONS
 }
 

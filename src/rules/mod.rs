@@ -2,6 +2,7 @@
 
 pub mod bound;
 pub mod chess;
+pub mod stalemate;
 
 use crate::piece::{Color, Lang};
 use std::fmt::Debug;
@@ -111,6 +112,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = (goal, moves, mated_moves, mating_moves);
         false
     }
+    /// At a position whose side to move is to reach `goal` against its opponent with this
+    /// very move: removes from `moves` (this position's moves) those that certainly do not
+    /// reach it. It must never remove a move that reaches it; the default removes nothing.
+    fn retain_goal_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
+        let _ = (goal, moves);
+    }
 }
 
 impl Game for crate::position::Position {
@@ -156,6 +163,9 @@ impl Game for crate::position::Position {
         bound::goal_unreachable(self, goal, mated, mated_moves, mating_moves)
     }
     fn retain_before_goal_in_one(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
+        if goal == Goal::Stalemate {
+            stalemate::retain_before_stalemate(self, moves);
+        }
         if let Some(f) = bound::last_move_filter(self, goal) {
             moves.retain(|&m| match m {
                 crate::position::Move::Normal { from, to, .. } | crate::position::Move::EnPassant { from, to } => {
@@ -177,6 +187,13 @@ impl Game for crate::position::Position {
                 true
             }
             None => false,
+        }
+    }
+    fn retain_goal_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
+        if goal == Goal::Stalemate
+            && let Some(f) = stalemate::stalemate_filter(self)
+        {
+            moves.retain(|&m| f.allows(m));
         }
     }
 }

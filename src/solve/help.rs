@@ -99,7 +99,10 @@ impl<G: Game> Helper<'_, G> {
             p.checking_moves(&mut moves);
         } else {
             p.moves(&mut moves);
-            if k == 2 && self.bound {
+            if k == 1 && self.bound {
+                // The stalemating move: only those that take away every move of the opponent.
+                p.retain_goal_moves(self.goal, &mut moves);
+            } else if k == 2 && self.bound {
                 // The mated side's last move: only those a mate (stalemate) in one may follow.
                 p.retain_before_goal_in_one(self.goal, &mut moves);
             } else if k == 3 && self.bound {
@@ -270,6 +273,7 @@ impl<G: Game> Series<'_, G> {
                     q.checking_moves(&mut v);
                 } else {
                     q.moves(&mut v);
+                    q.retain_goal_moves(self.goal, &mut v);
                 }
                 let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
                 (!r.is_empty()).then_some(r)
