@@ -173,6 +173,18 @@ fn random_position(r: &mut Rng) -> Option<Position> {
     Position::from_setup(&Setup { pieces, side: Some(side), castling, ep, ..Setup::default() }).ok()
 }
 
+/// `p` after fewer than `max` random legal moves.
+fn random_moves(mut p: Position, r: &mut Rng, max: u64) -> Position {
+    for _ in 0..r.below(max) {
+        let ms = moves(&p);
+        if ms.is_empty() {
+            break;
+        }
+        p = p.play(ms[r.below(ms.len() as u64) as usize]);
+    }
+    p
+}
+
 /// What the brute-force walk met.
 #[derive(Default, Debug)]
 struct Stats {
@@ -293,15 +305,9 @@ fn help_walks(seed: u64, goal: Goal, cases: u32) -> Stats {
     let mut st = Stats::default();
     let mut done = 0;
     while done < cases {
-        let Some(mut p) = random_position(&mut r) else { continue };
+        let Some(p) = random_position(&mut r) else { continue };
         // Sometimes a few random moves further (rights lost, promoted pieces, captures).
-        for _ in 0..r.below(4) {
-            let ms = moves(&p);
-            if ms.is_empty() {
-                break;
-            }
-            p = p.play(ms[r.below(ms.len() as u64) as usize]);
-        }
+        let p = random_moves(p, &mut r, 4);
         done += 1;
         let width = moves(&p).len().max(1) as u64;
         // Deeper trees where the position is narrow.
@@ -413,14 +419,8 @@ fn the_stalemate_filters_never_remove_a_stalemate() {
         } else {
             random_position(&mut r)
         };
-        let Some(mut p) = position else { continue };
-        for _ in 0..r.below(3) {
-            let ms = moves(&p);
-            if ms.is_empty() {
-                break;
-            }
-            p = p.play(ms[r.below(ms.len() as u64) as usize]);
-        }
+        let Some(p) = position else { continue };
+        let p = random_moves(p, &mut r, 3);
         done += 1;
         let all = moves(&p);
         let mut kept = all.clone();
