@@ -213,14 +213,14 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
 
 /// A castling still allowed: the king's square after it, the rook's square before and after.
 #[derive(Clone, Copy)]
-struct Castling {
-    king_to: usize,
-    rook_from: usize,
-    rook_to: usize,
+pub(crate) struct Castling {
+    pub(crate) king_to: usize,
+    pub(crate) rook_from: usize,
+    pub(crate) rook_to: usize,
 }
 
 /// The castlings `c` still has a right to, its king on `king`.
-fn castlings(p: &Position, c: Color, king: usize) -> ArrayVec<Castling, 2> {
+pub(crate) fn castlings(p: &Position, c: Color, king: usize) -> ArrayVec<Castling, 2> {
     let (base, bits) = match c {
         Color::White => (0u8, [castle::WK, castle::WQ]),
         Color::Black => (56, [castle::BK, castle::BQ]),

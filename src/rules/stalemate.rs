@@ -32,7 +32,7 @@
 
 use crate::geometry::Square;
 use crate::piece::Kind;
-use crate::position::{Move, Position, castle, castle_squares};
+use crate::position::{Move, Position};
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use arrayvec::ArrayVec;
 
@@ -249,19 +249,13 @@ pub fn retain_before_stalemate(p: &Position, moves: &mut Vec<Move>) {
     let us = p.side_to_move();
     let them = us.opponent();
     // The opponent's castlings: both pieces' squares, before and after.
-    let mut castlings: ArrayVec<(u64, u64), 2> = ArrayVec::new();
-    let (base, rights) = match them {
-        crate::piece::Color::White => (0u8, [castle::WK, castle::WQ]),
-        crate::piece::Color::Black => (56, [castle::BK, castle::BQ]),
+    let castlings: ArrayVec<(u64, u64), 2> = match p.king(them) {
+        Some(king) => super::bound::castlings(p, them, king.index())
+            .iter()
+            .map(|c| (1u64 << king.index() | 1u64 << c.rook_from, 1u64 << c.king_to | 1u64 << c.rook_to))
+            .collect(),
+        None => ArrayVec::new(),
     };
-    if let Some(king) = p.king(them) {
-        for (bit, rook) in [(rights[0], base + 7), (rights[1], base)] {
-            if p.castling() & bit != 0 {
-                let (k, r) = castle_squares(king, Square(rook));
-                castlings.push((1u64 << king.index() | 1u64 << rook, 1u64 << k.index() | 1u64 << r.index()));
-            }
-        }
-    }
     let Some(ws) = witnesses(p, moves) else { return };
     let theirs: ArrayVec<(u64, u64), 16> = match crate::geometry::Squares(p.color_bb(them))
         .map(|a| p.piece_at(a).map(|pc| (1u64 << a.index(), one_move(pc.kind, them, a))))
