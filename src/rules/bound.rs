@@ -102,7 +102,7 @@ impl Tables {
 }
 
 /// Empty-board moves (= attacks) of an orthodox piece other than the pawn.
-fn piece_moves(k: Kind, s: usize) -> u64 {
+pub(crate) fn piece_moves(k: Kind, s: usize) -> u64 {
     let sq = crate::geometry::Square(s as u8);
     match k {
         Kind::King => king_attacks(sq),
@@ -116,7 +116,7 @@ fn piece_moves(k: Kind, s: usize) -> u64 {
 
 /// Relaxed moves of a pawn of colour `c` on `s`: one step forward, two from its initial
 /// rank, one diagonally forward (a capture, en passant included), whatever stands there.
-fn pawn_moves(c: Color, s: usize) -> u64 {
+pub(crate) fn pawn_moves(c: Color, s: usize) -> u64 {
     let rank = s / 8;
     let (last, start, up): (usize, usize, i32) = match c {
         Color::White => (7, 1, 8),

@@ -201,35 +201,12 @@ impl StalemateFilter {
     }
 }
 
-/// Where a piece of ours on `a` can go in one move on the empty board (a pawn: its steps
-/// and its captures).
+/// Where a piece on `a` can go in one move on the empty board (a pawn: its steps and its
+/// captures), as the bound's relaxation has it.
 fn one_move(kind: Kind, color: crate::piece::Color, a: Square) -> u64 {
     match kind {
-        Kind::King => king_attacks(a),
-        Kind::Queen => queen_lines(a),
-        Kind::Rook => rook_attacks(a, 0),
-        Kind::Bishop => bishop_attacks(a, 0),
-        Kind::Knight => knight_attacks(a),
-        _ => {
-            let i = a.index();
-            let (f, r) = (i % 8, i / 8);
-            let (step, start): (i32, usize) = if color == crate::piece::Color::White { (8, 1) } else { (-8, 6) };
-            let mut out = 0u64;
-            let one = i as i32 + step;
-            if (0..64).contains(&one) {
-                out |= 1u64 << one;
-                if r == start {
-                    out |= 1u64 << (one + step);
-                }
-                if f > 0 {
-                    out |= 1u64 << (one - 1);
-                }
-                if f < 7 {
-                    out |= 1u64 << (one + 1);
-                }
-            }
-            out
-        }
+        Kind::Pawn => super::bound::pawn_moves(color, a.index()),
+        _ => super::bound::piece_moves(kind, a.index()),
     }
 }
 
