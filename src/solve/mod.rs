@@ -2,7 +2,8 @@
 //!
 //! - [`battle`]: direct (`#n`), self (`s#n`) and reflex (`r#n`) play: keys, threats,
 //!   variations, tries, set play.
-//! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`) and series play (`ser-…`): every line.
+//! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`): every line.
+//! - [`series`]: series play (`ser-#n`, `ser-h#n`, `ser-s#n`, `ser-r#n`): every line.
 //! - [`tt`]: the shared transposition table; [`tree`]: the result types; `parallel`: the
 //!   rayon drivers.
 //!
@@ -26,6 +27,7 @@
 pub mod battle;
 pub mod help;
 pub(crate) mod parallel;
+pub mod series;
 pub mod tree;
 pub mod tt;
 
@@ -244,10 +246,10 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
 fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Phase {
     let mut ph = Phase::default();
     if stip.series {
-        let lines = help::series(ctx, pos, stip, opts);
+        let lines = series::series(ctx, pos, stip, opts);
         ph.lines = truncate(lines, opts.max_solutions);
         if opts.set_play {
-            ph.set_lines = help::series_set_play(ctx, pos, stip);
+            ph.set_lines = series::series_set_play(ctx, pos, stip);
         }
         return ph;
     }

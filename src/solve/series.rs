@@ -1,0 +1,246 @@
+//! Series play (`ser-#n`, `ser-h#n`, `ser-s#n`, `ser-r#n` and the stalemate forms).
+//!
+//! Series play follows Popeye: the series side plays up to n moves in a row (shorter series
+//! count), none of which may give check except the last; then, for `ser-h`, the other side
+//! reaches the goal in one; for `ser-s`, the other side is forced to reach it; for `ser-r`,
+//! must reach it when it can.
+
+use super::help::{forced, salt};
+use super::parallel::par_map;
+use super::tree::{Line, LineMove};
+use super::{Ctx, SolveOptions, line_move};
+use crate::problem::stipulation::{Play, Stipulation};
+use crate::rules::bound::{Gate, needs_check};
+use crate::rules::{Game, Goal};
+
+const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum SeriesEnd {
+    /// `ser-#`: the series' last move reaches the goal.
+    Direct,
+    /// `ser-h#`: then the other side reaches it in one.
+    Help,
+    /// `ser-s#`: then the other side is forced to reach it.
+    SelfPlay,
+    /// `ser-r#`: then the other side must reach it when it can.
+    Reflex,
+}
+
+struct Series<'a, G: Game> {
+    ctx: &'a Ctx,
+    /// The position the series starts from (lines are written out from it when found).
+    root: G,
+    goal: Goal,
+    end: SeriesEnd,
+}
+
+thread_local! {
+    /// Where asking [`Game::goal_unreachable`] pays in series play (per series moves left).
+    static SERIES_GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
+}
+
+impl<G: Game> Series<'_, G> {
+    /// Whether a move reaching the goal must give check (mate and check goals): the other
+    /// moves need not be played to be ruled out.
+    fn needs_check(&self) -> bool {
+        matches!(self.goal, Goal::Mate | Goal::Check)
+    }
+
+    /// The replies that end a series after the series side's move (other side to move in
+    /// `q`); `None` when the series does not end there.
+    fn endings(&self, q: &G) -> Option<Vec<LineMove>> {
+        match self.end {
+            SeriesEnd::Direct => q.goal_reached(self.goal).then(Vec::new),
+            SeriesEnd::Help => {
+                let mut v = Vec::new();
+                if self.needs_check() {
+                    q.checking_moves(&mut v);
+                } else {
+                    q.moves(&mut v);
+                    q.retain_goal_moves(self.goal, &mut v);
+                }
+                let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
+                (!r.is_empty()).then_some(r)
+            }
+            SeriesEnd::SelfPlay => {
+                if forced(q, self.goal) {
+                    let mut v = Vec::new();
+                    q.moves(&mut v);
+                    Some(v.iter().map(|&d| line_move(q, d)).collect())
+                } else {
+                    None
+                }
+            }
+            SeriesEnd::Reflex => {
+                let mut v = Vec::new();
+                q.moves(&mut v);
+                let r: Vec<LineMove> = v
+                    .iter()
+                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached(self.goal))
+                    .map(|&d| line_move(q, d))
+                    .collect();
+                (!r.is_empty()).then_some(r)
+            }
+        }
+    }
+
+    /// Writes the lines of a finished series: the series moves (`prefix`, from the root, the
+    /// other side passing in between), then each ending.
+    fn push_endings(&self, prefix: &[G::Move], ends: Vec<LineMove>, out: &mut Vec<Line>) {
+        let mut line: Line = Vec::with_capacity(prefix.len() + 1);
+        let mut p = self.root.clone();
+        for (i, &m) in prefix.iter().enumerate() {
+            line.push(line_move(&p, m));
+            p = p.play(m);
+            if i + 1 < prefix.len() {
+                p = p.pass();
+            }
+        }
+        if ends.is_empty() {
+            out.push(line);
+        } else {
+            for e in ends {
+                let mut l = line.clone();
+                l.push(e);
+                out.push(l);
+            }
+        }
+    }
+
+    /// Whether no series of up to `k` moves from `p` (series side to move) can end in mate
+    /// (or stalemate), by [`Game::goal_unreachable`]: in `ser-#` the other side stands still
+    /// while the series side has `k` moves to mate; in `ser-h#` the series side has `k`
+    /// moves and is then mated in one. `false` for the other stipulations.
+    fn goal_unreachable(&self, p: &G, k: u32) -> bool {
+        if needs_check(self.goal).is_none() {
+            return false;
+        }
+        let (mated, mated_moves, mating_moves) = match self.end {
+            SeriesEnd::Direct => (p.to_move().opponent(), 0, k),
+            SeriesEnd::Help => (p.to_move(), k, 1),
+            _ => return false,
+        };
+        if !SERIES_GATE.with_borrow_mut(|g| g.ask(k)) {
+            return false;
+        }
+        let cut = p.goal_unreachable(self.goal, mated, mated_moves, mating_moves);
+        SERIES_GATE.with_borrow_mut(|g| g.record(k, cut));
+        cut
+    }
+
+    /// Series side to move in `p`, up to `k` moves left.
+    fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
+        if k == 0 || self.ctx.tick() || self.goal_unreachable(p, k) {
+            return false;
+        }
+        let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64);
+        if self.ctx.tt.get(key).is_some() {
+            return false;
+        }
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        // Reflex: a series side that can reach the goal itself must (and so fails).
+        if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached(self.goal)) {
+            self.ctx.tt.put(key, 1);
+            return false;
+        }
+        // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
+        // (in the same order).
+        let mateable = (self.end == SeriesEnd::Help && needs_check(self.goal).is_some()).then(|| {
+            let mut v = moves.clone();
+            p.retain_before_goal_in_one(self.goal, &mut v);
+            v
+        });
+        let mut next_mateable = 0;
+        let mut found = false;
+        for &m in &moves {
+            let may_end = match &mateable {
+                Some(v) if v.get(next_mateable) == Some(&m) => {
+                    next_mateable += 1;
+                    true
+                }
+                Some(_) => false,
+                None => true,
+            };
+            if !may_end && k == 1 {
+                continue;
+            }
+            let q = p.play(m);
+            prefix.push(m);
+            if let Some(ends) = if may_end { self.endings(&q) } else { None } {
+                self.push_endings(prefix, ends, out);
+                found = true;
+            } else if k > 1 && !q.in_check() && q.has_move() {
+                let next = q.pass();
+                if self.search(&next, k - 1, prefix, out) {
+                    found = true;
+                }
+            }
+            prefix.pop();
+        }
+        if !found && !self.ctx.is_stopped() {
+            self.ctx.tt.put(key, 1);
+        }
+        found
+    }
+}
+
+fn series_end(stip: &Stipulation) -> SeriesEnd {
+    match stip.play {
+        Play::Direct => SeriesEnd::Direct,
+        Play::Help => SeriesEnd::Help,
+        Play::SelfPlay | Play::HelpSelf => SeriesEnd::SelfPlay,
+        Play::Reflex => SeriesEnd::Reflex,
+    }
+}
+
+/// Every series line from `pos` (series side to move).
+pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Vec<Line> {
+    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip) };
+    let k = stip.moves;
+    let mut first = Vec::new();
+    pos.moves(&mut first);
+    if k == 0 {
+        return Vec::new();
+    }
+    if s.end == SeriesEnd::Reflex && first.iter().any(|&m| pos.play(m).goal_reached(stip.goal)) {
+        return Vec::new();
+    }
+    let total = first.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<Vec<Line>> = par_map(&first, |&m| {
+        SERIES_GATE.set(Gate::default());
+        let mut out = Vec::new();
+        let q = pos.play(m);
+        let mut prefix = vec![m];
+        if let Some(ends) = s.endings(&q) {
+            s.push_endings(&prefix, ends, &mut out);
+        } else if k > 1 && !q.in_check() && q.has_move() {
+            s.search(&q.pass(), k - 1, &mut prefix, &mut out);
+        }
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(pr) = &opts.progress {
+            pr.update(d, total, k);
+        }
+        out
+    });
+    let mut lines: Vec<Line> = parts.into_iter().flatten().collect();
+    // Shorter series first, then move order (stable).
+    lines.sort_by_key(|l| l.len());
+    lines
+}
+
+/// Set play of a series problem: the other side's closing move(s) at once.
+pub(crate) fn series_set_play<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation) -> Vec<Line> {
+    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip) };
+    if s.end == SeriesEnd::Direct || pos.in_check() {
+        return Vec::new();
+    }
+    // The series side passes; the diagram as it would be after its (empty) series.
+    let q = pos.pass();
+    match s.endings(&q) {
+        Some(ends) => ends.into_iter().map(|e| vec![e]).collect(),
+        None => Vec::new(),
+    }
+}
