@@ -208,7 +208,8 @@ fn check_try_play(p: &Position, ours: &[Move]) {
 }
 
 /// The key guessed before a move (for prefetching) is the played key for every normal move
-/// but a double pawn step (whose en passant square the guess leaves out).
+/// but a double pawn step (whose en passant square the guess leaves out), and the child key
+/// (for skipping a child proven before) is given for exactly those moves and is right.
 fn check_key_hint(p: &Position, ours: &[Move]) {
     for &m in ours {
         let double_step = match m {
@@ -218,6 +219,11 @@ fn check_key_hint(p: &Position, ours: &[Move]) {
             _ => false,
         };
         let played = p.play(m).hash();
+        if let Some(key) = p.child_key(m) {
+            assert_eq!(key, played, "{} {m:?}: child key", p.to_fen());
+        } else {
+            assert!(double_step || !matches!(m, Move::Normal { .. }), "{} {m:?}: no child key for a normal move", p.to_fen());
+        }
         if matches!(m, Move::Normal { .. }) && !double_step {
             assert_eq!(p.key_hint(m), played, "{} {m:?}: key hint", p.to_fen());
         } else if !matches!(m, Move::Normal { .. }) {

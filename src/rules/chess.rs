@@ -846,6 +846,17 @@ impl Position {
         hash ^ z.castling[(self.castling & !(CASTLE_MASK[f] | CASTLE_MASK[t])) as usize & 15]
     }
 
+    /// The key of the position after `m` where [`Position::key_hint`] is exact: a normal
+    /// move of a piece of the side to move other than a double pawn step; `None` otherwise.
+    #[inline]
+    pub fn child_key(&self, m: Move) -> Option<u64> {
+        let Move::Normal { from, to, .. } = m else { return None };
+        let mover = self.mailbox[from.index() & 63]?;
+        let double_step = mover.kind == Kind::Pawn && from.index().abs_diff(to.index()) == 16;
+        let own_victim = self.mailbox[to.index() & 63].is_some_and(|v| v.color == self.side);
+        (mover.color == self.side && !double_step && !own_victim).then(|| self.key_hint(m))
+    }
+
     /// The position after `m` (copy-make). `m` must be a legal move of this position.
     ///
     /// Always inlined, so that the copy lands straight in the caller's position (as a

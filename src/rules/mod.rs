@@ -47,6 +47,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = m;
         self.key()
     }
+    /// The exact key of `self.play(m)` when it can be had without playing `m` (cheaply,
+    /// from this position's key), `None` otherwise: a table probe can then skip a child
+    /// proven before. The default knows none.
+    fn child_key(&self, m: Self::Move) -> Option<u64> {
+        let _ = m;
+        None
+    }
     /// Whether `goal` is reached for the side to move.
     fn goal_reached(&self, goal: Goal) -> bool {
         match goal {
@@ -143,6 +150,9 @@ impl Game for crate::position::Position {
     }
     fn key_hint(&self, m: Self::Move) -> u64 {
         crate::position::Position::key_hint(self, m)
+    }
+    fn child_key(&self, m: Self::Move) -> Option<u64> {
+        crate::position::Position::child_key(self, m)
     }
     fn pass(&self) -> Self {
         self.null_move()

@@ -114,15 +114,22 @@ impl<G: Game> Helper<'_, G> {
             }
         }
         let mut found = false;
-        if k >= 2 && self.ctx.tt.enabled() {
+        let probe = k >= 2 && self.ctx.tt.enabled();
+        let child_salt = salt(SALT_HELP, self.goal, k - 1, self.finish as u64 + self.salt);
+        if probe {
             // The children's table slots prefetched first, so that the cache misses of
             // their probes overlap instead of coming one after the other.
-            let child_salt = salt(SALT_HELP, self.goal, k - 1, self.finish as u64 + self.salt);
             for &m in &moves {
                 self.ctx.tt.prefetch(p.key_hint(m) ^ child_salt);
             }
         }
         for &m in &moves {
+            if probe
+                && let Some(key) = p.child_key(m)
+                && self.ctx.tt.get(key ^ child_salt).is_some()
+            {
+                continue; // the child is proven to have no solution: not played
+            }
             let q = p.play(m);
             if k == 1 {
                 if self.finished(&q) {
