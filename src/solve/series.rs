@@ -131,11 +131,12 @@ impl<G: Game> Series<'_, G> {
 
     /// Series side to move in `p`, up to `k` moves left.
     fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
-        if k == 0 || self.ctx.tick() || self.goal_unreachable(p, k) {
+        if k == 0 || self.ctx.tick() {
             return false;
         }
+        // The table first: a probe costs less than the bound.
         let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64);
-        if self.ctx.tt.get(key).is_some() {
+        if self.ctx.tt.get(key).is_some() || self.goal_unreachable(p, k) {
             return false;
         }
         let mut moves = Vec::new();
