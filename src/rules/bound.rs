@@ -1582,11 +1582,7 @@ mod tests {
     /// pieces are those with only the pieces that matter.
     #[test]
     fn only_the_pieces_that_matter_decide_a_square() {
-        let mut seed = 0x005E_ED0F_F111_u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = crate::rules::test_random(0x005E_ED0F_F111_u64);
         let kinds = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook];
         let mut compared = 0;
         let mut dropped = 0;

@@ -207,3 +207,13 @@ impl Game for crate::position::Position {
         }
     }
 }
+
+/// A small deterministic random source for the unit tests: `next(n)` is below `n` (a linear
+/// congruential generator seeded with `seed`).
+#[cfg(test)]
+pub(crate) fn test_random(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    }
+}

@@ -344,11 +344,7 @@ mod tests {
     /// opponent's own move does not take away still stands after that move.
     #[test]
     fn witnesses_left_standing_stay_legal() {
-        let mut seed = 0x5EED_57A1_E3A7_u64;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = crate::rules::test_random(0x5EED_57A1_E3A7_u64);
         let kinds = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn, Kind::Pawn, Kind::Rook, Kind::Bishop];
         let (mut ours, mut own) = (0, 0);
         for _ in 0..3000 {
