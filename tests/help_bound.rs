@@ -353,6 +353,107 @@ fn the_bound_never_cuts_a_stalemate() {
     assert!(st.mating > 500, "{st:?}");
 }
 
+/// Whether a line of exactly `k` half-moves from `p` ends in `goal` (plain search, memoised).
+fn reaches_in(p: &Position, k: u32, goal: Goal, memo: &mut HashMap<(u64, u32), bool>) -> bool {
+    if let Some(&v) = memo.get(&(p.hash(), k)) {
+        return v;
+    }
+    let v = moves(p).into_iter().any(|m| {
+        let q = p.play(m);
+        if k == 1 { reached(&q, goal) } else { reaches_in(&q, k - 1, goal, memo) }
+    });
+    memo.insert((p.hash(), k), v);
+    v
+}
+
+/// What following the plans met: moves judged, moves the plan cut, moves on lines that
+/// reach the goal (each kept), and the special ones among them.
+#[derive(Default, Debug)]
+struct PlanStats {
+    plans: u64,
+    judged: u64,
+    cut: u64,
+    on_lines: u64,
+    castle_mated: u64,
+    castle_mating: u64,
+    promotion: u64,
+    en_passant: u64,
+    capture: u64,
+}
+
+/// Follows the plan of `p` (`k` half-moves left) along every line that reaches the goal,
+/// checking at each of their positions every move: the plan may cut a move only when no
+/// line through it reaches the goal.
+fn follow_plan(
+    p: &Position,
+    k: u32,
+    plan: &<Position as Game>::Plan,
+    goal: Goal,
+    memo: &mut HashMap<(u64, u32), bool>,
+    st: &mut PlanStats,
+) {
+    for m in moves(p) {
+        let q = p.play(m);
+        let good = if k == 1 { reached(&q, goal) } else { reaches_in(&q, k - 1, goal, memo) };
+        let next = p.plan_after(plan, m, &q);
+        st.judged += 1;
+        match next {
+            None => {
+                st.cut += 1;
+                assert!(!good, "the plan of {} ({k} half-moves) cuts {m:?}, which a {goal:?} follows", p.to_fen());
+            }
+            Some(next) if good => {
+                st.on_lines += 1;
+                match m {
+                    Move::Castle { .. } if k.is_multiple_of(2) => st.castle_mated += 1,
+                    Move::Castle { .. } => st.castle_mating += 1,
+                    Move::Normal { promotion: Some(_), .. } => st.promotion += 1,
+                    Move::EnPassant { .. } => st.en_passant += 1,
+                    Move::Normal { to, .. } if p.piece_at(to).is_some() => st.capture += 1,
+                    _ => {}
+                }
+                if k > 1 {
+                    follow_plan(&q, k - 1, &next, goal, memo, st);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// The intelligent mode's plans (`Game::plan`, `src/rules/intelligent.rs`) against brute
+/// force on random positions and depths: along every line that ends in mate, no move of it
+/// is cut, and every other move the plan cuts is followed by no mate in time. Mating lines
+/// through castling (both sides), promotion, en passant and captures are met.
+#[test]
+fn the_plan_never_cuts_a_mate() {
+    let mut r = Rng(0x00B0_0DED_5EED_0021);
+    let mut st = PlanStats::default();
+    let mut done = 0;
+    while done < cases() {
+        let Some(p) = random_position(&mut r) else { continue };
+        let p = random_moves(p, &mut r, 4);
+        let width = moves(&p).len().max(1) as u64;
+        let k = match width {
+            0..=12 => 2 + r.below(4),
+            13..=30 => 1 + r.below(4),
+            _ => 1 + r.below(3),
+        } as u32;
+        let (mated, bm, wa) = sides(&p, k);
+        let Some(plan) = p.plan(Goal::Mate, mated, bm, wa) else { continue };
+        done += 1;
+        st.plans += 1;
+        let mut memo = HashMap::new();
+        follow_plan(&p, k, &plan, Goal::Mate, &mut memo, &mut st);
+    }
+    eprintln!("{st:?}");
+    // Not vacuous: the plans cut most moves, and lines of every special kind were followed.
+    assert!(st.cut * 2 > st.judged && st.on_lines > 1000, "{st:?}");
+    if cases() >= 3000 {
+        assert!(st.castle_mated > 0 && st.castle_mating > 0 && st.promotion > 0 && st.en_passant > 0 && st.capture > 0, "{st:?}");
+    }
+}
+
 /// A random sparse position where stalemates are common: the side `lone` has its king and
 /// up to three pieces near it, the other side its king and up to four pieces anywhere
 /// (lines along the lone king's lines more often than chance: pins).

@@ -2,6 +2,7 @@
 
 pub mod bound;
 pub mod chess;
+pub mod intelligent;
 pub mod stalemate;
 
 use crate::piece::{Color, Lang};
@@ -26,6 +27,9 @@ pub enum Goal {
 pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// A move of this game.
     type Move: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static;
+    /// What a help search carries from a position to the next about the goal positions
+    /// still within reach ([`Game::plan`]).
+    type Plan: Clone + Send + Sync + Debug + 'static;
 
     /// The side to move.
     fn to_move(&self) -> Color;
@@ -92,6 +96,22 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = (goal, mated, mated_moves, mating_moves);
         false
     }
+    /// The goal positions (pictures) `mated` can reach `goal` in, with `mated_moves` of its
+    /// moves and `mating_moves` of its opponent's (the last one included), for a help
+    /// search to follow move by move ([`Game::plan_after`]); `None` when the game knows
+    /// none (the search then goes without). The default knows none.
+    fn plan(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self::Plan> {
+        let _ = (goal, mated, mated_moves, mating_moves);
+        None
+    }
+    /// The plan after the legal move `m` (`child` = `self.play(m)`): `None` when no goal
+    /// position of the plan can be reached in time any more, so that no line through `m`
+    /// reaches the goal. It must never answer `None` where one can; the default keeps the
+    /// plan as it is.
+    fn plan_after(&self, plan: &Self::Plan, m: Self::Move, child: &Self) -> Option<Self::Plan> {
+        let _ = (m, child);
+        Some(plan.clone())
+    }
     /// At a position whose side to move makes its last move before its opponent mates (or
     /// stalemates: `goal`) it in one: removes from `moves` (this position's moves) those
     /// after which that cannot follow. It must never remove a move after which the goal can
@@ -129,6 +149,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
 impl Game for crate::position::Position {
     type Move = crate::position::Move;
+    type Plan = intelligent::Plan;
 
     fn to_move(&self) -> Color {
         self.side_to_move()
@@ -171,6 +192,17 @@ impl Game for crate::position::Position {
     }
     fn goal_unreachable(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
         bound::goal_unreachable(self, goal, mated, mated_moves, mating_moves)
+    }
+    fn plan(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self::Plan> {
+        // Stalemate pictures without the immobilisation of the other pieces cut too little
+        // to pay (measured): mate only.
+        if goal != Goal::Mate {
+            return None;
+        }
+        intelligent::plan(self, goal, mated, mated_moves, mating_moves)
+    }
+    fn plan_after(&self, plan: &Self::Plan, m: Self::Move, child: &Self) -> Option<Self::Plan> {
+        plan.after(self, m, child)
     }
     fn retain_before_goal_in_one(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
         if goal == Goal::Stalemate {

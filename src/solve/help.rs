@@ -69,8 +69,10 @@ impl<G: Game> Helper<'_, G> {
 
     /// Appends to `out` every line of exactly `k` half-moves from `p`; returns whether any.
     /// `prefix` holds the moves so far, from the root.
-    /// `judged`: the bound was already asked of `p`, by its parent's move filter.
-    fn search(&self, p: &G, k: u32, judged: bool, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
+    /// `judged`: the bound was already asked of `p`, by its parent's move filter. `plan`:
+    /// the pictures still within reach ([`Game::plan`]); where there is one, it replaces the
+    /// bound and the move filters (it cuts at least as much on the suite, for less).
+    fn search(&self, p: &G, k: u32, judged: bool, plan: Option<&G::Plan>, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
         if self.ctx.tick() {
             return false;
         }
@@ -78,7 +80,7 @@ impl<G: Game> Helper<'_, G> {
         if self.ctx.tt.get(key).is_some() {
             return false; // proven: no solution
         }
-        if self.bound && !judged && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
+        if self.bound && plan.is_none() && !judged && k <= MATE_BOUND_PLIES && GATE.with_borrow_mut(|g| g.ask(k)) {
             // The side to move at k = 1 mates: it has ⌈k/2⌉ moves left, the mated side ⌊k/2⌋.
             let mating = if k % 2 == 1 { p.to_move() } else { p.to_move().opponent() };
             let cut = p.goal_unreachable(self.goal, mating.opponent(), k / 2, k.div_ceil(2));
@@ -97,6 +99,8 @@ impl<G: Game> Helper<'_, G> {
             if k == 1 && self.bound {
                 // The stalemating move: only those that take away every move of the opponent.
                 p.retain_goal_moves(self.goal, &mut moves);
+            } else if plan.is_some() {
+                // The plan judges each move as it is played.
             } else if k == 2 && self.bound {
                 // The mated side's last move: only those a mate (stalemate) in one may follow.
                 p.retain_before_goal_in_one(self.goal, &mut moves);
@@ -131,6 +135,14 @@ impl<G: Game> Helper<'_, G> {
                 continue; // the child is proven to have no solution: not played
             }
             let q = p.play(m);
+            // The mating move (k = 1) is judged by the goal itself.
+            let child_plan = match plan {
+                Some(pl) if k > 1 => match p.plan_after(pl, m, &q) {
+                    Some(c) => Some(c),
+                    None => continue, // no picture can be reached in time
+                },
+                _ => None,
+            };
             if k == 1 {
                 if self.finished(&q) {
                     prefix.push(m);
@@ -140,7 +152,7 @@ impl<G: Game> Helper<'_, G> {
                 }
             } else {
                 prefix.push(m);
-                if self.search(&q, k - 1, children_judged, prefix, out) {
+                if self.search(&q, k - 1, children_judged, child_plan.as_ref(), prefix, out) {
                     found = true;
                 }
                 prefix.pop();
@@ -200,6 +212,9 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         }
         prefixes = deeper;
     }
+    // The pictures the lines can end in, worked out once and followed along each line.
+    let mated = if plies % 2 == 1 { pos.to_move().opponent() } else { pos.to_move() };
+    let root_plan = if bound { pos.plan(stip.goal, mated, plies / 2, plies.div_ceil(2)) } else { None };
     let total = prefixes.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
@@ -208,8 +223,18 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         let mut line: Vec<G::Move> = Vec::new();
         let mut p = pos.clone();
         let mut ok = true;
+        let mut plan = root_plan.clone();
         for (i, &m) in pre.iter().enumerate() {
             let q = p.play(m);
+            if let Some(pl) = &plan {
+                match p.plan_after(pl, m, &q) {
+                    Some(c) => plan = Some(c),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
             line.push(m);
             if i as u32 + 1 == plies {
                 if h.finished(&q) {
@@ -221,7 +246,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             p = q;
         }
         if ok {
-            h.search(&p, plies - pre.len() as u32, false, &mut line, &mut out);
+            h.search(&p, plies - pre.len() as u32, false, plan.as_ref(), &mut line, &mut out);
         }
         let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if let Some(pr) = &opts.progress {

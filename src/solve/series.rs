@@ -129,14 +129,26 @@ impl<G: Game> Series<'_, G> {
         cut
     }
 
-    /// Series side to move in `p`, up to `k` moves left.
-    fn search(&self, p: &G, k: u32, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
+    /// The plan ([`Game::plan`]) of `p` (series side to move, up to `k` moves left): as
+    /// [`Series::goal_unreachable`] sees the sides.
+    fn plan(&self, p: &G, k: u32) -> Option<G::Plan> {
+        needs_check(self.goal)?;
+        let (mated, mated_moves, mating_moves) = match self.end {
+            SeriesEnd::Direct => (p.to_move().opponent(), 0, k),
+            SeriesEnd::Help => (p.to_move(), k, 1),
+            _ => return None,
+        };
+        p.plan(self.goal, mated, mated_moves, mating_moves)
+    }
+
+    /// Series side to move in `p`, up to `k` moves left; `plan`: its plan, if any.
+    fn search(&self, p: &G, k: u32, plan: Option<&G::Plan>, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
         if k == 0 || self.ctx.tick() {
             return false;
         }
         // The table first: a probe costs less than the bound.
         let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64);
-        if self.ctx.tt.get(key).is_some() || self.goal_unreachable(p, k) {
+        if self.ctx.tt.get(key).is_some() || (plan.is_none() && self.goal_unreachable(p, k)) {
             return false;
         }
         let mut moves = Vec::new();
@@ -168,13 +180,20 @@ impl<G: Game> Series<'_, G> {
                 continue;
             }
             let q = p.play(m);
+            let child_plan = match plan {
+                Some(pl) => match p.plan_after(pl, m, &q) {
+                    Some(c) => Some(c),
+                    None => continue, // no picture can be reached in time
+                },
+                None => None,
+            };
             prefix.push(m);
             if let Some(ends) = if may_end { self.endings(&q) } else { None } {
                 self.push_endings(prefix, ends, out);
                 found = true;
             } else if k > 1 && !q.in_check() && q.has_move() {
                 let next = q.pass();
-                if self.search(&next, k - 1, prefix, out) {
+                if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
                     found = true;
                 }
             }
@@ -210,15 +229,19 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     }
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
+    let root_plan = s.plan(pos, k);
     let parts: Vec<Vec<Line>> = par_map(&first, |&m| {
         SERIES_GATE.set(Gate::default());
         let mut out = Vec::new();
         let q = pos.play(m);
         let mut prefix = vec![m];
-        if let Some(ends) = s.endings(&q) {
+        let plan = root_plan.as_ref().map(|pl| pos.plan_after(pl, m, &q));
+        if plan.as_ref().is_some_and(|pl| pl.is_none()) {
+            // No picture can be reached in time after this move.
+        } else if let Some(ends) = s.endings(&q) {
             s.push_endings(&prefix, ends, &mut out);
         } else if k > 1 && !q.in_check() && q.has_move() {
-            s.search(&q.pass(), k - 1, &mut prefix, &mut out);
+            s.search(&q.pass(), k - 1, plan.as_ref().and_then(|pl| pl.as_ref()), &mut prefix, &mut out);
         }
         let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if let Some(pr) = &opts.progress {

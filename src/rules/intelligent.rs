@@ -1,0 +1,859 @@
+//! Intelligent help play: the mate pictures a help line can end in, worked out once, and a
+//! running count per picture of the moves each side still needs to reach it.
+//!
+//! A **picture** places some pieces on their squares of the final position: the mated
+//! king on `s`, one mating piece (not the king) that checks it, and for each flight of `s`
+//! either a piece of the mated side standing on it (a *blocker*) or a mating piece that
+//! attacks it (a *guard*; a guard may stand on a flight itself when another guard protects
+//! it). The lines the picture relies on (the check, each guard's line to its flight, which
+//! may pass through `s`, the king's own square) are clear of the picture's other pieces,
+//! and a mating king does not stand next to `s`. Every mate position contains such a
+//! picture: take its king, one checking piece, and for each flight whatever makes it no
+//! flight. So the pictures, taken all together, miss no mate.
+//!
+//! Each piece of a picture is the piece of the position where the pictures were made (its
+//! identity is followed move by move, through captures and promotions), with the kind it
+//! has at the end: the same kind, or a promoted pawn; a blocker may be of any kind. A
+//! piece needs at least `d` moves of its own to reach its square, `d` its distance on the
+//! **empty board** (pawns may capture whenever they like; castling moves the king one step
+//! and takes the rook along for nothing), so the moves a side still needs for a picture
+//! are at least the sum of its pieces' distances. A picture is *alive* while each side has
+//! that many moves left; a line whose position has no picture alive cannot end in mate,
+//! and the search does not go on from it.
+//!
+//! The count is kept per picture and changed by each move only for the pieces it moves,
+//! captures or whose castling it ends: a move costs a few table look-ups per live picture.
+//! The pictures alive after a move are among those alive before it, so each position hands
+//! its children a shorter list.
+
+use crate::geometry::{Square, Squares};
+use crate::piece::{Color, Kind};
+use crate::position::{Move, Position, castle_squares};
+use crate::rules::Goal;
+use crate::rules::bound::{applies, castlings};
+use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use arrayvec::ArrayVec;
+use std::sync::{Arc, LazyLock};
+
+/// A distance too large for any count ("unreachable").
+const FAR: u8 = 60;
+/// Target kinds: the five piece kinds (their [`Kind`] index), the pawn, and "any kind" (a
+/// blocker, which may be a promoted pawn of any kind).
+const K_KING: u8 = 0;
+const K_ROOK: u8 = 2;
+const K_PAWN: u8 = 5;
+const K_ANY: u8 = 6;
+/// The kinds a pawn may become.
+const PROMOTED: [u8; 4] = [1, 2, 3, 4];
+/// No piece (in the square-to-piece map).
+const NONE: u8 = u8::MAX;
+
+/// Distances on the empty board, computed once.
+struct Tables {
+    /// King, queen, rook, bishop, knight: `piece[k][from][to]`.
+    piece: Vec<[[u8; 64]; 64]>,
+    /// A pawn that stays a pawn: `pawn[colour][from][to]`.
+    pawn: Vec<[[u8; 64]; 64]>,
+    /// A pawn promoted on its way: `promo[colour][k - 1][from][to]` for queen to knight.
+    promo: Vec<[[u8; 64]; 64]>,
+    /// A pawn becoming anything at all (itself included): the least of the above.
+    any: Vec<[[u8; 64]; 64]>,
+    /// The squares strictly between two squares on a line (empty when not on a line).
+    between: Vec<[u64; 64]>,
+}
+
+/// The empty-board attacks of kind `k` (table index) from `s`.
+fn attacks_of(k: u8, s: usize) -> u64 {
+    let sq = Square(s as u8);
+    match k {
+        0 => king_attacks(sq),
+        1 => rook_attacks(sq, 0) | bishop_attacks(sq, 0),
+        2 => rook_attacks(sq, 0),
+        3 => bishop_attacks(sq, 0),
+        _ => knight_attacks(sq),
+    }
+}
+
+/// Moves a pawn of colour `c` needs from `a` to `b` staying a pawn (the move onto the last
+/// rank included when `b` is there, as the promoting move).
+fn pawn_distance(c: Color, a: usize, b: usize) -> u8 {
+    let (ra, rb) = match c {
+        Color::White => ((a / 8) as i32, (b / 8) as i32),
+        Color::Black => (7 - (a / 8) as i32, 7 - (b / 8) as i32),
+    };
+    if ra == 0 || ra == 7 {
+        return FAR;
+    }
+    let dr = rb - ra;
+    let df = ((a % 8) as i32 - (b % 8) as i32).abs();
+    if dr < 1 && !(dr == 0 && df == 0) {
+        return FAR;
+    }
+    if dr == 0 {
+        return 0;
+    }
+    if ra == 1 && dr >= 2 && df <= dr - 2 {
+        return (dr - 1) as u8;
+    }
+    if df <= dr { dr as u8 } else { FAR }
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let mut piece = vec![[[FAR; 64]; 64]; 5];
+    for (k, t) in piece.iter_mut().enumerate() {
+        for from in 0..64 {
+            // Breadth first on the empty board.
+            let row = &mut t[from];
+            row[from] = 0;
+            let mut frontier = 1u64 << from;
+            let mut seen = frontier;
+            let mut d = 0;
+            while frontier != 0 {
+                d += 1;
+                let mut next = 0u64;
+                for s in Squares(frontier) {
+                    next |= attacks_of(k as u8, s.index());
+                }
+                next &= !seen;
+                for s in Squares(next) {
+                    row[s.index()] = d;
+                }
+                seen |= next;
+                frontier = next;
+            }
+        }
+    }
+    let mut pawn = vec![[[FAR; 64]; 64]; 2];
+    let mut promo = vec![[[FAR; 64]; 64]; 8];
+    let mut any = vec![[[FAR; 64]; 64]; 2];
+    for c in [Color::White, Color::Black] {
+        let last = if c == Color::White { 56 } else { 0 };
+        for a in 0..64 {
+            for b in 0..64 {
+                let d = pawn_distance(c, a, b);
+                // A pawn on its last rank is promoted: "stays a pawn" ends before it.
+                let on_last = b / 8 == last / 8;
+                pawn[c.index()][a][b] = if on_last { FAR } else { d };
+            }
+            for (i, &k) in PROMOTED.iter().enumerate() {
+                for b in 0..64 {
+                    let mut best = FAR;
+                    for p in last..last + 8 {
+                        let d = pawn_distance(c, a, p).saturating_add(piece[k as usize][p][b]);
+                        best = best.min(d);
+                    }
+                    promo[c.index() * 4 + i][a][b] = best.min(FAR);
+                }
+            }
+            for b in 0..64 {
+                let mut best = pawn[c.index()][a][b];
+                for i in 0..4 {
+                    best = best.min(promo[c.index() * 4 + i][a][b]);
+                }
+                any[c.index()][a][b] = best;
+            }
+        }
+    }
+    let mut between = vec![[0u64; 64]; 64];
+    for (a, row) in between.iter_mut().enumerate() {
+        for (b, e) in row.iter_mut().enumerate() {
+            let (sa, sb) = (Square(a as u8), Square(b as u8));
+            let line = if rook_attacks(sa, 0) & (1u64 << b) != 0 {
+                rook_attacks(sa, 1u64 << b) & rook_attacks(sb, 1u64 << a)
+            } else if bishop_attacks(sa, 0) & (1u64 << b) != 0 {
+                bishop_attacks(sa, 1u64 << b) & bishop_attacks(sb, 1u64 << a)
+            } else {
+                0
+            };
+            *e = line;
+        }
+    }
+    Tables { piece, pawn, promo, any, between }
+});
+
+/// The table index of an orthodox kind (king 0 … knight 4, pawn 5).
+fn kind_index(k: Kind) -> u8 {
+    match k {
+        Kind::King => 0,
+        Kind::Queen => 1,
+        Kind::Rook => 2,
+        Kind::Bishop => 3,
+        Kind::Knight => 4,
+        _ => K_PAWN,
+    }
+}
+
+/// One piece of a picture: who, as what, where.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+struct Target {
+    id: u8,
+    kind: u8,
+    sq: u8,
+}
+
+/// The pictures of one search, shared by all its positions.
+#[derive(Debug)]
+struct Pictures {
+    /// Each piece's colour, by identity.
+    color: Vec<Color>,
+    /// The mating side.
+    mating: Color,
+    /// All pictures' pieces, one after the other.
+    targets: Vec<Target>,
+    /// The pictures.
+    pics: Vec<Pic>,
+}
+
+/// One picture: its pieces in [`Pictures::targets`], and their identities as a mask.
+#[derive(Debug, Clone, Copy)]
+struct Pic {
+    start: u32,
+    len: u8,
+    mask: u64,
+}
+
+/// What a position of a help search knows of the pictures: which are alive, with each
+/// side's moves to spare, and which piece stands where.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    shared: Arc<Pictures>,
+    /// Alive pictures: index, moves to spare of the mating side and of the mated side.
+    alive: Vec<(u32, i8, i8)>,
+    /// The identity of the piece on each square.
+    ids: [u8; 64],
+}
+
+/// The distance of a piece of colour `c` and kind `now` (table index) on `from` to kind
+/// `to_kind` on `to`, with `castles` the castlings its side still has (king and rook).
+fn distance(c: Color, now: u8, from: usize, to_kind: u8, to: usize, castles: &[crate::rules::bound::Castling]) -> u8 {
+    let t = &*TABLES;
+    if now == K_PAWN {
+        return match to_kind {
+            K_PAWN => t.pawn[c.index()][from][to],
+            K_ANY => t.any[c.index()][from][to],
+            k if (1..=4).contains(&k) => t.promo[c.index() * 4 + k as usize - 1][from][to],
+            _ => FAR,
+        };
+    }
+    if to_kind != now && to_kind != K_ANY {
+        return FAR;
+    }
+    let mut d = t.piece[now as usize][from][to];
+    for c in castles {
+        if now == K_KING {
+            d = d.min(1 + t.piece[0][c.king_to][to]);
+        } else if now == K_ROOK && c.rook_from == from {
+            d = d.min(t.piece[2][c.rook_to][to]);
+        }
+    }
+    d
+}
+
+/// The castlings of colour `c` in `p`.
+fn castles_of(p: &Position, c: Color) -> ArrayVec<crate::rules::bound::Castling, 2> {
+    match p.king(c) {
+        Some(k) if p.castling() != 0 => castlings(p, c, k.index()),
+        _ => ArrayVec::new(),
+    }
+}
+
+/// Most pictures worked out for one search; beyond, the search goes without.
+const MOST_PICTURES: usize = 1 << 18;
+
+/// Works out the pictures of `p` for a mate of `mated` within `mated_moves` of its moves
+/// and `mating_moves` of the opponent's (the mate included); `None` when they do not apply
+/// (fairy pieces, Réserve, goals other than mate) or are too many.
+pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Plan> {
+    let check = match goal {
+        Goal::Mate => true,
+        Goal::Stalemate => false,
+        _ => return None,
+    };
+    if !applies(p) || mated_moves > 30 || mating_moves > 30 {
+        return None;
+    }
+    let mut b = Builder::new(p, mated, mated_moves as i32, mating_moves as i32, check)?;
+    b.run();
+    if b.overflow {
+        return None;
+    }
+    let mut ids = [NONE; 64];
+    for (i, &(_, _, sq)) in b.pieces.iter().enumerate() {
+        ids[sq as usize] = i as u8;
+    }
+    let kept = minimal(&b.found, b.king);
+    let mut targets = Vec::new();
+    let mut pics = Vec::with_capacity(kept.len());
+    let mut alive = Vec::with_capacity(kept.len());
+    for (j, &i) in kept.iter().enumerate() {
+        let (ts, sa, sm) = &b.found[i];
+        pics.push(Pic { start: targets.len() as u32, len: ts.len() as u8, mask: ts.iter().fold(0, |m, t| m | 1u64 << t.id) });
+        targets.extend_from_slice(ts);
+        alive.push((j as u32, *sa, *sm));
+    }
+    let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating: mated.opponent(), targets, pics };
+    Some(Plan { shared: Arc::new(shared), alive, ids })
+}
+
+/// The pictures of `found` (each sorted) that hold no other one: a picture holding another
+/// is alive only where the other is, so it never keeps a line the other does not (equal
+/// pictures count as holding each other: the first is kept). In the order found.
+fn minimal(found: &[(ArrayVec<Target, 16>, i8, i8)], king: u8) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by_key(|&i| found[i].0.len());
+    // The kept pictures by their first two pieces other than the king (`None` for a
+    // picture with fewer), and the king's square: a picture held by `Y` has its first two
+    // among `Y`'s.
+    let mut index: std::collections::HashMap<u64, Vec<usize>, std::hash::BuildHasherDefault<Mix>> = Default::default();
+    let key = |ks: u8, a: Option<Target>, b: Option<Target>| {
+        let code = |t: Option<Target>| t.map_or(0xFF_FFFF, |t| (t.id as u64) << 16 | (t.kind as u64) << 8 | t.sq as u64);
+        (ks as u64) << 48 | code(a) << 24 | code(b)
+    };
+    let mut kept = Vec::new();
+    for &i in &order {
+        let ts = &found[i].0;
+        let ks = ts.iter().find(|t| t.id == king).map_or(NONE, |t| t.sq);
+        let others: ArrayVec<Target, 16> = ts.iter().copied().filter(|t| t.id != king).collect();
+        let held = |k: u64| index.get(&k).is_some_and(|xs| xs.iter().any(|&x| is_subset(&found[x].0, ts)));
+        let mut dominated = held(key(ks, None, None));
+        for (a, &ta) in others.iter().enumerate() {
+            if dominated {
+                break;
+            }
+            dominated = held(key(ks, Some(ta), None)) || others[a + 1..].iter().any(|&tb| held(key(ks, Some(ta), Some(tb))));
+        }
+        if !dominated {
+            index.entry(key(ks, others.first().copied(), others.get(1).copied())).or_default().push(i);
+            kept.push(i);
+        }
+    }
+    kept.sort_unstable();
+    kept
+}
+
+/// A hasher for keys that are already well spread but for their low bits (one multiply).
+#[derive(Default)]
+struct Mix(u64);
+
+impl std::hash::Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(26);
+    }
+}
+
+/// Whether sorted `a` is a subset of sorted `b`.
+fn is_subset(a: &[Target], b: &[Target]) -> bool {
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < *x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != *x {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+impl Plan {
+    /// How many pictures are alive.
+    pub fn alive(&self) -> usize {
+        self.alive.len()
+    }
+
+    /// How many pictures there were at the start.
+    pub fn pictures(&self) -> usize {
+        self.shared.pics.len()
+    }
+
+    /// The plan after `m`, played in `p` (its result `q`); `None` when no picture is alive
+    /// after it.
+    pub fn after(&self, p: &Position, m: Move, q: &Position) -> Option<Plan> {
+        let mover = p.side_to_move();
+        // The pieces whose distances change: (identity, kind before, square before, kind
+        // after, square after); a captured piece's identity.
+        let mut changed: ArrayVec<(u8, u8, u8, u8, u8), 6> = ArrayVec::new();
+        let mut victim = NONE;
+        let mut ids = self.ids;
+        let kind_at = |pos: &Position, s: Square| pos.piece_at(s).map(|pc| kind_index(pc.kind)).unwrap_or(K_PAWN);
+        match m {
+            Move::Normal { from, to, .. } => {
+                victim = ids[to.index()];
+                let id = ids[from.index()];
+                changed.push((id, kind_at(p, from), from.0, kind_at(q, to), to.0));
+                ids[to.index()] = id;
+                ids[from.index()] = NONE;
+            }
+            Move::EnPassant { from, to } => {
+                let cap = Square(if mover == Color::White { to.0 - 8 } else { to.0 + 8 });
+                victim = ids[cap.index()];
+                ids[cap.index()] = NONE;
+                let id = ids[from.index()];
+                changed.push((id, K_PAWN, from.0, K_PAWN, to.0));
+                ids[to.index()] = id;
+                ids[from.index()] = NONE;
+            }
+            Move::Castle { king, rook } => {
+                let (kt, rt) = castle_squares(king, rook);
+                let (ik, ir) = (ids[king.index()], ids[rook.index()]);
+                changed.push((ik, K_KING, king.0, K_KING, kt.0));
+                changed.push((ir, K_ROOK, rook.0, K_ROOK, rt.0));
+                ids[king.index()] = NONE;
+                ids[rook.index()] = NONE;
+                ids[kt.index()] = ik;
+                ids[rt.index()] = ir;
+            }
+            _ => return None,
+        }
+        // Lost castling rights change the distances of the kings and rooks that had them.
+        if p.castling() != q.castling() {
+            for c in [Color::White, Color::Black] {
+                let before = castles_of(p, c);
+                if before.is_empty() {
+                    continue;
+                }
+                let mut sqs: ArrayVec<u8, 3> = ArrayVec::new();
+                if let Some(k) = p.king(c) {
+                    sqs.push(k.0);
+                }
+                for cs in &before {
+                    sqs.push(cs.rook_from as u8);
+                }
+                for s in sqs {
+                    let id = self.ids[s as usize];
+                    if id == NONE || changed.iter().any(|x| x.0 == id) || id == victim {
+                        continue;
+                    }
+                    let k = kind_at(p, Square(s));
+                    let _ = changed.try_push((id, k, s, k, s));
+                }
+            }
+        }
+        let sh = &*self.shared;
+        let no = || [ArrayVec::new(), ArrayVec::new()];
+        let cb = if p.castling() != 0 { [castles_of(p, Color::White), castles_of(p, Color::Black)] } else { no() };
+        let ca = if q.castling() != 0 { [castles_of(q, Color::White), castles_of(q, Color::Black)] } else { no() };
+        let mating_moves = mover == sh.mating;
+        let victim_bit = if victim == NONE { 0 } else { 1u64 << victim };
+        let changed_bits = changed.iter().fold(0u64, |m, x| m | 1u64 << x.0);
+        let mut alive = Vec::new();
+        for &(j, sa, sm) in &self.alive {
+            let pic = sh.pics[j as usize];
+            if pic.mask & victim_bit != 0 {
+                continue;
+            }
+            let (mut sa, mut sm) = (sa as i32, sm as i32);
+            if pic.mask & changed_bits != 0 {
+                let ts = &sh.targets[pic.start as usize..pic.start as usize + pic.len as usize];
+                for t in ts {
+                    if changed_bits & 1u64 << t.id == 0 {
+                        continue;
+                    }
+                    if let Some(&(_, k0, s0, k1, s1)) = changed.iter().find(|x| x.0 == t.id) {
+                        let c = sh.color[t.id as usize];
+                        let d0 = distance(c, k0, s0 as usize, t.kind, t.sq as usize, &cb[c.index()]) as i32;
+                        let d1 = distance(c, k1, s1 as usize, t.kind, t.sq as usize, &ca[c.index()]) as i32;
+                        if c == sh.mating {
+                            sa += d0 - d1;
+                        } else {
+                            sm += d0 - d1;
+                        }
+                    }
+                }
+            }
+            if mating_moves {
+                sa -= 1;
+            } else {
+                sm -= 1;
+            }
+            if sa >= 0 && sm >= 0 {
+                if alive.is_empty() {
+                    alive.reserve(self.alive.len());
+                }
+                alive.push((j, sa as i8, sm as i8));
+            }
+        }
+        if alive.is_empty() { None } else { Some(Plan { shared: self.shared.clone(), alive, ids }) }
+    }
+}
+
+/// The search for the pictures of one position.
+struct Builder<'a> {
+    p: &'a Position,
+    /// Whether the goal is mate (the king in check) rather than stalemate.
+    check: bool,
+    mating: Color,
+    mated: Color,
+    wa: i32,
+    bm: i32,
+    /// Every piece: colour, kind (table index), square; its identity is its index.
+    pieces: Vec<(Color, u8, u8)>,
+    castles: [ArrayVec<crate::rules::bound::Castling, 2>; 2],
+    /// The mated king's identity.
+    king: u8,
+    // The picture being built.
+    s: usize,
+    flights: ArrayVec<u8, 8>,
+    /// The squares holding a piece of the picture (the king's square too).
+    occ: u64,
+    /// The squares that must stay empty (the lines relied on).
+    empty: u64,
+    /// Pieces of the picture: identities.
+    used: u64,
+    /// The mating pieces placed, with their kind and square (for the flights after).
+    placed: ArrayVec<Target, 16>,
+    /// The picture's pieces.
+    current: ArrayVec<Target, 16>,
+    need_a: i32,
+    need_m: i32,
+    // What is found.
+    /// The pictures found (pieces sorted), with each side's moves to spare.
+    found: Vec<(ArrayVec<Target, 16>, i8, i8)>,
+    overflow: bool,
+}
+
+impl<'a> Builder<'a> {
+    fn new(p: &'a Position, mated: Color, bm: i32, wa: i32, check: bool) -> Option<Self> {
+        let mut pieces = Vec::new();
+        let mut king = NONE;
+        for s in Squares(p.occupied()) {
+            let pc = p.piece_at(s)?;
+            if pc.kind == Kind::King && pc.color == mated {
+                king = pieces.len() as u8;
+            }
+            pieces.push((pc.color, kind_index(pc.kind), s.0));
+        }
+        if king == NONE || pieces.len() > 64 {
+            return None;
+        }
+        Some(Builder {
+            p,
+            check,
+            mating: mated.opponent(),
+            mated,
+            wa,
+            bm,
+            pieces,
+            castles: [castles_of(p, Color::White), castles_of(p, Color::Black)],
+            king,
+            s: 0,
+            flights: ArrayVec::new(),
+            occ: 0,
+            empty: 0,
+            used: 0,
+            placed: ArrayVec::new(),
+            current: ArrayVec::new(),
+            need_a: 0,
+            need_m: 0,
+            found: Vec::new(),
+            overflow: false,
+        })
+    }
+
+    fn dist(&self, id: u8, kind: u8, sq: usize) -> i32 {
+        let (c, now, from) = self.pieces[id as usize];
+        distance(c, now, from as usize, kind, sq, &self.castles[c.index()]) as i32
+    }
+
+    fn run(&mut self) {
+        let _ = self.p;
+        let kid = self.king;
+        for s in 0..64 {
+            let d = self.dist(kid, K_KING, s);
+            if d > self.bm {
+                continue;
+            }
+            self.s = s;
+            self.flights = Squares(king_attacks(Square(s as u8))).map(|f| f.0).collect();
+            self.occ = 1u64 << s;
+            self.used = 1u64 << kid;
+            self.current.clear();
+            self.current.push(Target { id: kid, kind: K_KING, sq: s as u8 });
+            self.need_m = d;
+            self.need_a = 0;
+            self.empty = 0;
+            if self.check {
+                self.checkers();
+            } else {
+                self.flight(0);
+            }
+            if self.overflow {
+                return;
+            }
+        }
+    }
+
+    /// The kinds a mating piece may have at the end.
+    fn end_kinds(&self, id: u8) -> ArrayVec<u8, 5> {
+        let now = self.pieces[id as usize].1;
+        let mut v = ArrayVec::new();
+        v.push(now);
+        if now == K_PAWN {
+            v.extend(PROMOTED);
+        }
+        v
+    }
+
+    /// The squares from which kind `k` of the mating side attacks `x` on the empty board.
+    fn attackers_of(&self, k: u8, x: usize) -> u64 {
+        if k == K_PAWN { pawn_attacks(self.mated, Square(x as u8)) & 0x00FF_FFFF_FFFF_FF00 } else { attacks_of(k, x) }
+    }
+
+    fn checkers(&mut self) {
+        let s = self.s;
+        for id in 0..self.pieces.len() as u8 {
+            let (c, now, _) = self.pieces[id as usize];
+            if c != self.mating || now == K_KING {
+                continue;
+            }
+            for k in self.end_kinds(id) {
+                for q in Squares(self.attackers_of(k, s)) {
+                    let q = q.index();
+                    let line = TABLES.between[q][s];
+                    if self.occ & (1u64 << q | line) != 0 {
+                        continue;
+                    }
+                    let d = self.dist(id, k, q);
+                    if self.need_a + d > self.wa {
+                        continue;
+                    }
+                    let saved = (self.empty, self.need_a);
+                    self.place_mating(id, k, q, d);
+                    self.empty |= line;
+                    self.flight(0);
+                    self.unplace_mating(q);
+                    (self.empty, self.need_a) = saved;
+                    if self.overflow {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn place_mating(&mut self, id: u8, k: u8, q: usize, d: i32) {
+        let t = Target { id, kind: k, sq: q as u8 };
+        self.placed.push(t);
+        self.current.push(t);
+        self.occ |= 1u64 << q;
+        self.used |= 1u64 << id;
+        self.need_a += d;
+    }
+
+    fn unplace_mating(&mut self, q: usize) {
+        let t = self.placed.pop();
+        self.current.pop();
+        self.occ &= !(1u64 << q);
+        if let Some(t) = t {
+            self.used &= !(1u64 << t.id);
+        }
+    }
+
+    /// Whether a mating piece of kind `k` on `r` attacks `f` with the picture as it
+    /// stands (the mated king's square taken as empty), and the line it needs clear.
+    fn reaches(&self, k: u8, r: usize, f: usize) -> Option<u64> {
+        let hit = if k == K_PAWN { pawn_attacks(self.mating, Square(r as u8)) } else { attacks_of(k, r) };
+        if hit & (1u64 << f) == 0 {
+            return None;
+        }
+        let line = if matches!(k, 1..=3) { TABLES.between[r][f] & !(1u64 << self.s) } else { 0 };
+        (line & self.occ == 0).then_some(line)
+    }
+
+    /// Deals with flight number `i` and those after it.
+    fn flight(&mut self, i: usize) {
+        if self.overflow {
+            return;
+        }
+        let Some(&f) = self.flights.get(i) else {
+            self.finish();
+            return;
+        };
+        let f = f as usize;
+        let fb = 1u64 << f;
+        // A piece of the mated side on it: no flight.
+        if self.occ & fb != 0 && self.current.iter().any(|t| t.sq as usize == f && self.pieces[t.id as usize].0 == self.mated) {
+            self.flight(i + 1);
+            return;
+        }
+        // Attacked by a mating piece placed already.
+        // Attacked by a mating piece placed already: nothing more is needed. (In a mate
+        // where that line is blocked, something else attacks the flight or fills it; the
+        // pieces placed for it only add to this picture, which stays among the mate's.)
+        if self.placed.iter().any(|g| g.sq as usize != f && self.reaches(g.kind, g.sq as usize, f).is_some()) {
+            self.flight(i + 1);
+            return;
+        }
+        // A new guard.
+        for id in 0..self.pieces.len() as u8 {
+            if self.used & (1u64 << id) != 0 || self.pieces[id as usize].0 != self.mating {
+                continue;
+            }
+            for k in self.end_kinds(id) {
+                let mut squares = self.attackers_of(k, f) & !self.occ & !self.empty & !(1u64 << self.s);
+                if k == K_KING {
+                    squares &= !king_attacks(Square(self.s as u8));
+                }
+                for r in Squares(squares) {
+                    let r = r.index();
+                    let Some(line) = self.reaches(k, r, f) else { continue };
+                    let d = self.dist(id, k, r);
+                    if self.need_a + d > self.wa {
+                        continue;
+                    }
+                    let saved = (self.empty, self.need_a);
+                    self.place_mating(id, k, r, d);
+                    self.empty |= line;
+                    self.flight(i + 1);
+                    self.unplace_mating(r);
+                    (self.empty, self.need_a) = saved;
+                }
+            }
+        }
+        // A blocker.
+        if self.occ & fb == 0 && self.empty & fb == 0 {
+            for id in 0..self.pieces.len() as u8 {
+                if self.used & (1u64 << id) != 0 || self.pieces[id as usize].0 != self.mated {
+                    continue;
+                }
+                let d = self.dist(id, K_ANY, f);
+                if self.need_m + d > self.bm {
+                    continue;
+                }
+                let t = Target { id, kind: K_ANY, sq: f as u8 };
+                self.current.push(t);
+                self.occ |= fb;
+                self.used |= 1u64 << id;
+                self.need_m += d;
+                self.flight(i + 1);
+                self.need_m -= d;
+                self.used &= !(1u64 << id);
+                self.occ &= !fb;
+                self.current.pop();
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        let mut key = self.current.clone();
+        key.sort_unstable();
+        if self.found.len() >= MOST_PICTURES {
+            self.overflow = true;
+            return;
+        }
+        self.found.push((key, (self.wa - self.need_a) as i8, (self.bm - self.need_m) as i8));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The empty-board moves of a piece, written out square by square (no table): `kind` a
+    /// table index, `c` the colour (for pawns).
+    fn steps(c: Color, kind: u8, s: usize) -> Vec<(usize, u8)> {
+        let (f, r) = ((s % 8) as i32, (s / 8) as i32);
+        let on = |f: i32, r: i32| (0..8).contains(&f) && (0..8).contains(&r);
+        let mut out = Vec::new();
+        let mut ride = |dirs: &[(i32, i32)], far: bool| {
+            for &(df, dr) in dirs {
+                let (mut g, mut q) = (f + df, r + dr);
+                while on(g, q) {
+                    out.push(((q * 8 + g) as usize, kind));
+                    if !far {
+                        break;
+                    }
+                    g += df;
+                    q += dr;
+                }
+            }
+        };
+        let orth = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        let diag = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+        match kind {
+            0 => {
+                ride(&orth, false);
+                ride(&diag, false);
+            }
+            1 => {
+                ride(&orth, true);
+                ride(&diag, true);
+            }
+            2 => ride(&orth, true),
+            3 => ride(&diag, true),
+            4 => ride(&[(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)], false),
+            _ => {
+                let up = if c == Color::White { 1 } else { -1 };
+                let start = if c == Color::White { 1 } else { 6 };
+                let last = if c == Color::White { 7 } else { 0 };
+                let mut to = vec![(f, r + up), (f - 1, r + up), (f + 1, r + up)];
+                if r == start {
+                    to.push((f, r + 2 * up));
+                }
+                for (g, q) in to {
+                    if on(g, q) {
+                        let t = (q * 8 + g) as usize;
+                        if q == last {
+                            out.extend(PROMOTED.iter().map(|&k| (t, k)));
+                        } else {
+                            out.push((t, K_PAWN));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every distance of the tables is the length of a shortest path of empty-board moves
+    /// (pawns capturing at will and promoting on their last rank), found breadth first.
+    #[test]
+    fn distances_are_shortest_paths() {
+        for c in [Color::White, Color::Black] {
+            for kind in 0..=K_PAWN {
+                for from in 0..64 {
+                    if kind == K_PAWN && (from / 8 == 0 || from / 8 == 7) {
+                        continue;
+                    }
+                    let mut dist = std::collections::HashMap::new();
+                    dist.insert((from, kind), 0u8);
+                    let mut frontier = vec![(from, kind)];
+                    let mut d = 0;
+                    while !frontier.is_empty() {
+                        d += 1;
+                        let mut next = Vec::new();
+                        for &(s, k) in &frontier {
+                            for t in steps(c, k, s) {
+                                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
+                                    e.insert(d);
+                                    next.push(t);
+                                }
+                            }
+                        }
+                        frontier = next;
+                    }
+                    for to in 0..64 {
+                        for to_kind in 0..=K_ANY {
+                            let want = if to_kind == K_ANY {
+                                (0..=K_PAWN).filter_map(|k| dist.get(&(to, k)).copied()).min()
+                            } else {
+                                dist.get(&(to, to_kind)).copied()
+                            };
+                            let got = distance(c, kind, from, to_kind, to, &[]);
+                            assert_eq!(got.min(FAR), want.unwrap_or(FAR), "{c:?} kind {kind} {from} -> kind {to_kind} {to}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
