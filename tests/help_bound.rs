@@ -395,7 +395,7 @@ fn follow_plan(
     for m in moves(p) {
         let q = p.play(m);
         let good = if k == 1 { reached(&q, goal) } else { reaches_in(&q, k - 1, goal, memo) };
-        let next = p.plan_after(plan, m, &q);
+        let next = p.plan_after(plan, m);
         st.judged += 1;
         match next {
             None => {

@@ -221,6 +221,11 @@ pub(crate) struct Castling {
 
 /// The castlings `c` still has a right to, its king on `king`.
 pub(crate) fn castlings(p: &Position, c: Color, king: usize) -> ArrayVec<Castling, 2> {
+    castlings_with(p.castling(), c, king)
+}
+
+/// The castlings `c` has a right to under the castling rights `rights`, its king on `king`.
+pub(crate) fn castlings_with(rights: u8, c: Color, king: usize) -> ArrayVec<Castling, 2> {
     let (base, bits) = match c {
         Color::White => (0u8, [castle::WK, castle::WQ]),
         Color::Black => (56, [castle::BK, castle::BQ]),
@@ -230,7 +235,7 @@ pub(crate) fn castlings(p: &Position, c: Color, king: usize) -> ArrayVec<Castlin
         return out;
     }
     for (bit, rook) in [(bits[0], base + 7), (bits[1], base)] {
-        if p.castling() & bit != 0 {
+        if rights & bit != 0 {
             let (k, r) = castle_squares(crate::geometry::Square(king as u8), crate::geometry::Square(rook));
             out.push(Castling { king_to: k.index(), rook_from: rook as usize, rook_to: r.index() });
         }

@@ -857,6 +857,17 @@ impl Position {
         (mover.color == self.side && !double_step && !own_victim).then(|| self.key_hint(m))
     }
 
+    /// The castling rights after `m`, without playing it.
+    #[inline]
+    pub fn castling_after(&self, m: Move) -> u8 {
+        match m {
+            Move::Normal { from, to, .. } => self.castling & !(CASTLE_MASK[from.index() & 63] | CASTLE_MASK[to.index() & 63]),
+            Move::Castle { king, .. } => self.castling & !CASTLE_MASK[king.index() & 63],
+            Move::Put { from } => self.castling & !CASTLE_MASK[from.index() & 63],
+            Move::EnPassant { .. } | Move::Drop { .. } => self.castling,
+        }
+    }
+
     /// The position after `m` (copy-make). `m` must be a legal move of this position.
     ///
     /// Always inlined, so that the copy lands straight in the caller's position (as a

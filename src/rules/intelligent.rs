@@ -30,7 +30,7 @@ use crate::geometry::{Square, Squares};
 use crate::piece::{Color, Kind};
 use crate::position::{Move, Position, castle_squares};
 use crate::rules::Goal;
-use crate::rules::bound::{applies, castlings};
+use crate::rules::bound::{applies, castlings, castlings_with};
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use arrayvec::ArrayVec;
 use std::sync::{Arc, LazyLock};
@@ -225,6 +225,7 @@ pub struct Plan {
 
 /// The distance of a piece of colour `c` and kind `now` (table index) on `from` to kind
 /// `to_kind` on `to`, with `castles` the castlings its side still has (king and rook).
+#[inline]
 fn distance(c: Color, now: u8, from: usize, to_kind: u8, to: usize, castles: &[crate::rules::bound::Castling]) -> u8 {
     let t = &*TABLES;
     if now == K_PAWN {
@@ -375,9 +376,9 @@ impl Plan {
         self.shared.pics.len()
     }
 
-    /// The plan after `m`, played in `p` (its result `q`); `None` when no picture is alive
-    /// after it.
-    pub fn after(&self, p: &Position, m: Move, q: &Position) -> Option<Plan> {
+    /// The plan after `m`, a legal move of `p` (judged before it is played); `None` when no
+    /// picture is alive after it.
+    pub fn after(&self, p: &Position, m: Move) -> Option<Plan> {
         let mover = p.side_to_move();
         // The pieces whose distances change: (identity, kind before, square before, kind
         // after, square after); a captured piece's identity.
@@ -386,10 +387,11 @@ impl Plan {
         let mut ids = self.ids;
         let kind_at = |pos: &Position, s: Square| pos.piece_at(s).map(|pc| kind_index(pc.kind)).unwrap_or(K_PAWN);
         match m {
-            Move::Normal { from, to, .. } => {
+            Move::Normal { from, to, promotion } => {
                 victim = ids[to.index()];
                 let id = ids[from.index()];
-                changed.push((id, kind_at(p, from), from.0, kind_at(q, to), to.0));
+                let k0 = kind_at(p, from);
+                changed.push((id, k0, from.0, promotion.map_or(k0, kind_index), to.0));
                 ids[to.index()] = id;
                 ids[from.index()] = NONE;
             }
@@ -415,7 +417,8 @@ impl Plan {
             _ => return None,
         }
         // Lost castling rights change the distances of the kings and rooks that had them.
-        if p.castling() != q.castling() {
+        let rights = p.castling_after(m);
+        if p.castling() != rights {
             for c in [Color::White, Color::Black] {
                 let before = castles_of(p, c);
                 if before.is_empty() {
@@ -441,10 +444,29 @@ impl Plan {
         let sh = &*self.shared;
         let no = || [ArrayVec::new(), ArrayVec::new()];
         let cb = if p.castling() != 0 { [castles_of(p, Color::White), castles_of(p, Color::Black)] } else { no() };
-        let ca = if q.castling() != 0 { [castles_of(q, Color::White), castles_of(q, Color::Black)] } else { no() };
+        let after = |c: Color| p.king(c).map_or(ArrayVec::new(), |k| castlings_with(rights, c, k.index()));
+        let ca = if rights != 0 { [after(Color::White), after(Color::Black)] } else { no() };
         let mating_moves = mover == sh.mating;
         let victim_bit = if victim == NONE { 0 } else { 1u64 << victim };
         let changed_bits = changed.iter().fold(0u64, |m, x| m | 1u64 << x.0);
+        // One piece moved and no castling anywhere (the common case): its change in
+        // distance, per target, looked up in a small memo.
+        let simple = changed.len() == 1 && cb[0].is_empty() && cb[1].is_empty() && ca[0].is_empty() && ca[1].is_empty();
+        let (mid, k0, s0, k1, s1) = changed[0];
+        let mc = sh.color[mid as usize];
+        let mut memo: [(u16, i8); 8] = [(u16::MAX, 0); 8];
+        let mut delta = |t: &Target| -> i32 {
+            let key = (t.kind as u16) << 8 | t.sq as u16;
+            let slot = &mut memo[(t.sq as usize ^ t.kind as usize) & 7];
+            if slot.0 == key {
+                return slot.1 as i32;
+            }
+            let d = distance(mc, k0, s0 as usize, t.kind, t.sq as usize, &[]) as i32
+                - distance(mc, k1, s1 as usize, t.kind, t.sq as usize, &[]) as i32;
+            *slot = (key, d as i8);
+            d
+        };
+        let mover_mating = mc == sh.mating;
         let mut alive = Vec::new();
         for &(j, sa, sm) in &self.alive {
             let pic = sh.pics[j as usize];
@@ -454,18 +476,29 @@ impl Plan {
             let (mut sa, mut sm) = (sa as i32, sm as i32);
             if pic.mask & changed_bits != 0 {
                 let ts = &sh.targets[pic.start as usize..pic.start as usize + pic.len as usize];
-                for t in ts {
-                    if changed_bits & 1u64 << t.id == 0 {
-                        continue;
-                    }
-                    if let Some(&(_, k0, s0, k1, s1)) = changed.iter().find(|x| x.0 == t.id) {
-                        let c = sh.color[t.id as usize];
-                        let d0 = distance(c, k0, s0 as usize, t.kind, t.sq as usize, &cb[c.index()]) as i32;
-                        let d1 = distance(c, k1, s1 as usize, t.kind, t.sq as usize, &ca[c.index()]) as i32;
-                        if c == sh.mating {
-                            sa += d0 - d1;
+                if simple {
+                    if let Some(t) = ts.iter().find(|t| t.id == mid) {
+                        let d = delta(t);
+                        if mover_mating {
+                            sa += d;
                         } else {
-                            sm += d0 - d1;
+                            sm += d;
+                        }
+                    }
+                } else {
+                    for t in ts {
+                        if changed_bits & 1u64 << t.id == 0 {
+                            continue;
+                        }
+                        if let Some(&(_, k0, s0, k1, s1)) = changed.iter().find(|x| x.0 == t.id) {
+                            let c = sh.color[t.id as usize];
+                            let d0 = distance(c, k0, s0 as usize, t.kind, t.sq as usize, &cb[c.index()]) as i32;
+                            let d1 = distance(c, k1, s1 as usize, t.kind, t.sq as usize, &ca[c.index()]) as i32;
+                            if c == sh.mating {
+                                sa += d0 - d1;
+                            } else {
+                                sm += d0 - d1;
+                            }
                         }
                     }
                 }

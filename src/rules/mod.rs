@@ -104,12 +104,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = (goal, mated, mated_moves, mating_moves);
         None
     }
-    /// The plan after the legal move `m` (`child` = `self.play(m)`): `None` when no goal
+    /// The plan after the legal move `m`, judged before `m` is played: `None` when no goal
     /// position of the plan can be reached in time any more, so that no line through `m`
     /// reaches the goal. It must never answer `None` where one can; the default keeps the
     /// plan as it is.
-    fn plan_after(&self, plan: &Self::Plan, m: Self::Move, child: &Self) -> Option<Self::Plan> {
-        let _ = (m, child);
+    fn plan_after(&self, plan: &Self::Plan, m: Self::Move) -> Option<Self::Plan> {
+        let _ = m;
         Some(plan.clone())
     }
     /// At a position whose side to move makes its last move before its opponent mates (or
@@ -201,8 +201,8 @@ impl Game for crate::position::Position {
         }
         intelligent::plan(self, goal, mated, mated_moves, mating_moves)
     }
-    fn plan_after(&self, plan: &Self::Plan, m: Self::Move, child: &Self) -> Option<Self::Plan> {
-        plan.after(self, m, child)
+    fn plan_after(&self, plan: &Self::Plan, m: Self::Move) -> Option<Self::Plan> {
+        plan.after(self, m)
     }
     fn retain_before_goal_in_one(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
         if goal == Goal::Stalemate {

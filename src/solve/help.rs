@@ -134,15 +134,15 @@ impl<G: Game> Helper<'_, G> {
             {
                 continue; // the child is proven to have no solution: not played
             }
-            let q = p.play(m);
             // The mating move (k = 1) is judged by the goal itself.
             let child_plan = match plan {
-                Some(pl) if k > 1 => match p.plan_after(pl, m, &q) {
+                Some(pl) if k > 1 => match p.plan_after(pl, m) {
                     Some(c) => Some(c),
                     None => continue, // no picture can be reached in time
                 },
                 _ => None,
             };
+            let q = p.play(m);
             if k == 1 {
                 if self.finished(&q) {
                     prefix.push(m);
@@ -225,9 +225,8 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         let mut ok = true;
         let mut plan = root_plan.clone();
         for (i, &m) in pre.iter().enumerate() {
-            let q = p.play(m);
             if let Some(pl) = &plan {
-                match p.plan_after(pl, m, &q) {
+                match p.plan_after(pl, m) {
                     Some(c) => plan = Some(c),
                     None => {
                         ok = false;
@@ -235,6 +234,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
                     }
                 }
             }
+            let q = p.play(m);
             line.push(m);
             if i as u32 + 1 == plies {
                 if h.finished(&q) {

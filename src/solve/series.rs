@@ -179,14 +179,14 @@ impl<G: Game> Series<'_, G> {
             if !may_end && k == 1 {
                 continue;
             }
-            let q = p.play(m);
             let child_plan = match plan {
-                Some(pl) => match p.plan_after(pl, m, &q) {
+                Some(pl) => match p.plan_after(pl, m) {
                     Some(c) => Some(c),
                     None => continue, // no picture can be reached in time
                 },
                 None => None,
             };
+            let q = p.play(m);
             prefix.push(m);
             if let Some(ends) = if may_end { self.endings(&q) } else { None } {
                 self.push_endings(prefix, ends, out);
@@ -235,7 +235,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
         let mut out = Vec::new();
         let q = pos.play(m);
         let mut prefix = vec![m];
-        let plan = root_plan.as_ref().map(|pl| pos.plan_after(pl, m, &q));
+        let plan = root_plan.as_ref().map(|pl| pos.plan_after(pl, m));
         if plan.as_ref().is_some_and(|pl| pl.is_none()) {
             // No picture can be reached in time after this move.
         } else if let Some(ends) = s.endings(&q) {
