@@ -134,7 +134,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else if n > fail {
             fail = n;
         }
-        self.ctx.tt.put(key, pack(win, fail));
+        self.ctx.tt.put(key, pack(win, fail), n as u8);
     }
 
     /// Whether some move of `mover` (to move in `p`) reaches the goal at once.

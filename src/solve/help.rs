@@ -159,7 +159,7 @@ impl<G: Game> Helper<'_, G> {
             }
         }
         if !found && !self.ctx.is_stopped() {
-            self.ctx.tt.put(key, 1);
+            self.ctx.tt.put(key, 1, k as u8);
         }
         found
     }

@@ -155,7 +155,7 @@ impl<G: Game> Series<'_, G> {
         p.moves(&mut moves);
         // Reflex: a series side that can reach the goal itself must (and so fails).
         if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached(self.goal)) {
-            self.ctx.tt.put(key, 1);
+            self.ctx.tt.put(key, 1, k as u8);
             return false;
         }
         // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
@@ -200,7 +200,7 @@ impl<G: Game> Series<'_, G> {
             prefix.pop();
         }
         if !found && !self.ctx.is_stopped() {
-            self.ctx.tt.put(key, 1);
+            self.ctx.tt.put(key, 1, k as u8);
         }
         found
     }

@@ -4,8 +4,18 @@
 //! write (two threads on one slot) is detected on reading and ignored. Only proven facts are
 //! stored, and every entry carries the full 64-bit key, so the table can speed the search up
 //! but never change its result.
+//!
+//! Slots come in buckets of four, one cache line: a key may stand in any slot of its
+//! bucket, and a new key takes the place of the entry that cost least to find (its *worth*,
+//! kept in the data word's bits 48 to 55, which callers leave alone), so that the proofs of
+//! long lines outlive those of short ones when the table is full.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Slots per bucket: 4 × 16 bytes, one cache line.
+const BUCKET: usize = 4;
+/// The data word's bits that hold an entry's worth.
+const WORTH: u64 = 0xFF << 48;
 
 /// The shared table.
 pub struct Table {
@@ -127,27 +137,56 @@ impl Table {
         let _ = key;
     }
 
-    /// The data stored for `key`, if any.
+    /// The bucket of `key`: the slots it may stand in.
     #[inline]
-    pub fn get(&self, key: u64) -> Option<u64> {
+    fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
         let slots = self.slots.as_slice();
-        if slots.is_empty() {
-            return None;
-        }
-        let s = &slots[key as usize & self.mask];
-        let k = s[0].load(Ordering::Relaxed);
-        let d = s[1].load(Ordering::Relaxed);
-        if k ^ d == key && d != 0 { Some(d) } else { None }
+        let first = key as usize & self.mask & !(BUCKET - 1);
+        &slots[first..(first + BUCKET).min(slots.len())]
     }
 
-    /// Stores `data` (non-zero) for `key`, replacing what was in its slot.
+    /// The data stored for `key`, if any (without the worth bits).
     #[inline]
-    pub fn put(&self, key: u64, data: u64) {
-        let slots = self.slots.as_slice();
-        if slots.is_empty() || data == 0 {
+    pub fn get(&self, key: u64) -> Option<u64> {
+        if !self.enabled() {
+            return None;
+        }
+        for s in self.bucket(key) {
+            let k = s[0].load(Ordering::Relaxed);
+            let d = s[1].load(Ordering::Relaxed);
+            if k ^ d == key && d != 0 {
+                return Some(d & !WORTH);
+            }
+        }
+        None
+    }
+
+    /// Stores `data` (non-zero, its bits 48 to 55 clear) for `key`, with its `worth` (what
+    /// finding it again would cost, in any unit that grows with the cost: the moves left):
+    /// in `key`'s slot if it has one, else in place of the entry of its bucket worth least.
+    #[inline]
+    pub fn put(&self, key: u64, data: u64, worth: u8) {
+        if !self.enabled() || data == 0 {
             return;
         }
-        let s = &slots[key as usize & self.mask];
+        let data = data & !WORTH | (worth as u64) << 48;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut least = u64::MAX;
+        for (i, s) in bucket.iter().enumerate() {
+            let k = s[0].load(Ordering::Relaxed);
+            let d = s[1].load(Ordering::Relaxed);
+            if k ^ d == key || d == 0 {
+                victim = i;
+                break;
+            }
+            let w = (d & WORTH) >> 48;
+            if w < least {
+                least = w;
+                victim = i;
+            }
+        }
+        let s = &bucket[victim];
         s[0].store(key ^ data, Ordering::Relaxed);
         s[1].store(data, Ordering::Relaxed);
     }
@@ -161,11 +200,28 @@ mod tests {
     fn stores_and_reads_back() {
         let t = Table::new(1);
         assert!(t.enabled());
-        t.put(42, 7);
+        t.put(42, 7, 3);
         assert_eq!(t.get(42), Some(7));
         assert_eq!(t.get(43), None);
         let off = Table::new(0);
-        off.put(42, 7);
+        off.put(42, 7, 3);
         assert_eq!(off.get(42), None);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_what_is_worth_most() {
+        let t = Table::new(1);
+        let bucket = |i: u64| i * (t.mask as u64 + 1) + 8; // same bucket, other keys
+        for i in 0..4 {
+            t.put(bucket(i), 1, 10 + i as u8);
+        }
+        // A fifth key replaces the entry worth least (10), the others stay.
+        t.put(bucket(4), 1, 5);
+        assert_eq!(t.get(bucket(0)), None);
+        assert!((1..5).all(|i| t.get(bucket(i)) == Some(1)));
+        // The same key replaces its own slot.
+        t.put(bucket(2), 9, 1);
+        assert_eq!(t.get(bucket(2)), Some(9));
+        assert!([1, 3, 4].iter().all(|&i| t.get(bucket(i)) == Some(1)));
     }
 }
