@@ -60,10 +60,18 @@ struct Tables {
     any: Vec<[[u8; 64]; 64]>,
     /// The squares strictly between two squares on a line (empty when not on a line).
     between: Vec<[u64; 64]>,
+    /// Empty-board attacks of king, queen, rook, bishop, knight.
+    attacks: Vec<[u64; 64]>,
 }
 
-/// The empty-board attacks of kind `k` (table index) from `s`.
+/// The empty-board attacks of kind `k` (table index: king to knight) from `s`.
+#[inline]
 fn attacks_of(k: u8, s: usize) -> u64 {
+    TABLES.attacks[k as usize][s]
+}
+
+/// [`attacks_of`], worked out (for the tables).
+fn attacks_from(k: u8, s: usize) -> u64 {
     let sq = Square(s as u8);
     match k {
         0 => king_attacks(sq),
@@ -112,7 +120,7 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
                 d += 1;
                 let mut next = 0u64;
                 for s in Squares(frontier) {
-                    next |= attacks_of(k as u8, s.index());
+                    next |= attacks_from(k as u8, s.index());
                 }
                 next &= !seen;
                 for s in Squares(next) {
@@ -168,7 +176,8 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             *e = line;
         }
     }
-    Tables { piece, pawn, promo, any, between }
+    let attacks = (0..5u8).map(|k| std::array::from_fn(|s| attacks_from(k, s))).collect();
+    Tables { piece, pawn, promo, any, between, attacks }
 });
 
 /// The table index of an orthodox kind (king 0 … knight 4, pawn 5).
@@ -191,6 +200,62 @@ struct Target {
     sq: u8,
 }
 
+/// One piece of a picture as the search follows it: who, as what, and the squares it may
+/// end on (pictures alike but for this piece's square are kept as one: such a picture is
+/// alive exactly when one of them is).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Aim {
+    id: u8,
+    kind: u8,
+    squares: u64,
+}
+
+/// The distance of a piece (colour `c`, kind `now` on `from`) to the nearest square of `aim`.
+#[inline]
+fn distance_to(c: Color, now: u8, from: usize, aim: &Aim, castles: &[crate::rules::bound::Castling]) -> u8 {
+    if aim.squares & aim.squares.wrapping_sub(1) == 0 {
+        return distance(c, now, from, aim.kind, aim.squares.trailing_zeros() as usize & 63, castles);
+    }
+    let mut best = FAR;
+    for s in Squares(aim.squares) {
+        best = best.min(distance(c, now, from, aim.kind, s.index(), castles));
+    }
+    best
+}
+
+/// Merges pictures that differ in one piece's square only (same pieces, same kinds, the
+/// same squares for all the others), piece by piece: the merged picture needs, of each
+/// side, the least of what its members need, so it is alive exactly when one of them is.
+fn merge(pictures: Vec<Vec<Aim>>, pieces: usize) -> Vec<Vec<Aim>> {
+    let mut pictures = pictures;
+    for id in 0..pieces as u8 {
+        let mut index: std::collections::HashMap<(Vec<Aim>, u8), usize> = std::collections::HashMap::new();
+        let mut out: Vec<Vec<Aim>> = Vec::with_capacity(pictures.len());
+        for pic in pictures {
+            let Some(at) = pic.iter().position(|a| a.id == id) else {
+                out.push(pic);
+                continue;
+            };
+            let mut rest = pic.clone();
+            let aim = rest.remove(at);
+            match index.entry((rest, aim.kind)) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let merged = &mut out[*e.get()];
+                    if let Some(a) = merged.iter_mut().find(|a| a.id == id) {
+                        a.squares |= aim.squares;
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(out.len());
+                    out.push(pic);
+                }
+            }
+        }
+        pictures = out;
+    }
+    pictures
+}
+
 /// The pictures of one search, shared by all its positions.
 #[derive(Debug)]
 struct Pictures {
@@ -199,7 +264,7 @@ struct Pictures {
     /// The mating side.
     mating: Color,
     /// All pictures' pieces, one after the other.
-    targets: Vec<Target>,
+    targets: Vec<Aim>,
     /// The pictures.
     pics: Vec<Pic>,
 }
@@ -258,6 +323,9 @@ fn castles_of(p: &Position, c: Color) -> ArrayVec<crate::rules::bound::Castling,
     }
 }
 
+/// Move budgets the builder's reach masks tell apart (beyond, "any number").
+const WITHIN: usize = 32;
+
 /// Most pictures worked out for one search; beyond, the search goes without.
 const MOST_PICTURES: usize = 1 << 18;
 
@@ -283,14 +351,21 @@ pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_mov
         ids[sq as usize] = i as u8;
     }
     let kept = minimal(&b.found, b.king);
+    let found: Vec<Vec<Aim>> =
+        kept.iter().map(|&i| b.found[i].0.iter().map(|t| Aim { id: t.id, kind: t.kind, squares: 1u64 << t.sq }).collect()).collect();
+    let merged = merge(found, b.pieces.len());
     let mut targets = Vec::new();
-    let mut pics = Vec::with_capacity(kept.len());
-    let mut alive = Vec::with_capacity(kept.len());
-    for (j, &i) in kept.iter().enumerate() {
-        let (ts, sa, sm) = &b.found[i];
-        pics.push(Pic { start: targets.len() as u32, len: ts.len() as u8, mask: ts.iter().fold(0, |m, t| m | 1u64 << t.id) });
-        targets.extend_from_slice(ts);
-        alive.push((j as u32, *sa, *sm));
+    let mut pics = Vec::with_capacity(merged.len());
+    let mut alive = Vec::with_capacity(merged.len());
+    for (j, aims) in merged.iter().enumerate() {
+        let mut need = [0i32; 2];
+        for a in aims {
+            let (c, now, from) = b.pieces[a.id as usize];
+            need[(c != b.mating) as usize] += distance_to(c, now, from as usize, a, &b.castles[c.index()]) as i32;
+        }
+        pics.push(Pic { start: targets.len() as u32, len: aims.len() as u8, mask: aims.iter().fold(0, |m, a| m | 1u64 << a.id) });
+        targets.extend_from_slice(aims);
+        alive.push((j as u32, (b.wa - need[0]) as i8, (b.bm - need[1]) as i8));
     }
     let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating: mated.opponent(), targets, pics };
     Some(Plan { shared: Arc::new(shared), alive, ids })
@@ -454,16 +529,14 @@ impl Plan {
         let simple = changed.len() == 1 && cb[0].is_empty() && cb[1].is_empty() && ca[0].is_empty() && ca[1].is_empty();
         let (mid, k0, s0, k1, s1) = changed[0];
         let mc = sh.color[mid as usize];
-        let mut memo: [(u16, i8); 8] = [(u16::MAX, 0); 8];
-        let mut delta = |t: &Target| -> i32 {
-            let key = (t.kind as u16) << 8 | t.sq as u16;
-            let slot = &mut memo[(t.sq as usize ^ t.kind as usize) & 7];
-            if slot.0 == key {
-                return slot.1 as i32;
+        let mut memo: [(u64, u8, i8); 8] = [(0, 0, 0); 8];
+        let mut delta = |t: &Aim| -> i32 {
+            let slot = &mut memo[(t.squares.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61) as usize ^ (t.kind as usize & 7)];
+            if slot.0 == t.squares && slot.1 == t.kind {
+                return slot.2 as i32;
             }
-            let d = distance(mc, k0, s0 as usize, t.kind, t.sq as usize, &[]) as i32
-                - distance(mc, k1, s1 as usize, t.kind, t.sq as usize, &[]) as i32;
-            *slot = (key, d as i8);
+            let d = distance_to(mc, k0, s0 as usize, t, &[]) as i32 - distance_to(mc, k1, s1 as usize, t, &[]) as i32;
+            *slot = (t.squares, t.kind, d as i8);
             d
         };
         let mover_mating = mc == sh.mating;
@@ -492,8 +565,8 @@ impl Plan {
                         }
                         if let Some(&(_, k0, s0, k1, s1)) = changed.iter().find(|x| x.0 == t.id) {
                             let c = sh.color[t.id as usize];
-                            let d0 = distance(c, k0, s0 as usize, t.kind, t.sq as usize, &cb[c.index()]) as i32;
-                            let d1 = distance(c, k1, s1 as usize, t.kind, t.sq as usize, &ca[c.index()]) as i32;
+                            let d0 = distance_to(c, k0, s0 as usize, t, &cb[c.index()]) as i32;
+                            let d1 = distance_to(c, k1, s1 as usize, t, &ca[c.index()]) as i32;
                             if c == sh.mating {
                                 sa += d0 - d1;
                             } else {
@@ -531,6 +604,9 @@ struct Builder<'a> {
     /// Every piece: colour, kind (table index), square; its identity is its index.
     pieces: Vec<(Color, u8, u8)>,
     castles: [ArrayVec<crate::rules::bound::Castling, 2>; 2],
+    /// Per piece and end kind (table index, "any" last): the squares it can reach with at
+    /// most `b` moves, for each `b` below [`WITHIN`] (the last: every square it can reach).
+    within: Vec<[[u64; WITHIN]; 7]>,
     /// The mated king's identity.
     king: u8,
     // The picture being built.
@@ -568,15 +644,34 @@ impl<'a> Builder<'a> {
         if king == NONE || pieces.len() > 64 {
             return None;
         }
+        let castles = [castles_of(p, Color::White), castles_of(p, Color::Black)];
+        let within = pieces
+            .iter()
+            .map(|&(c, now, from)| {
+                let mut w = [[0u64; WITHIN]; 7];
+                for (k, row) in w.iter_mut().enumerate() {
+                    for s in 0..64 {
+                        let d = distance(c, now, from as usize, k as u8, s, &castles[c.index()]) as usize;
+                        if d < FAR as usize {
+                            for e in row.iter_mut().skip(d.min(WITHIN - 1)) {
+                                *e |= 1u64 << s;
+                            }
+                        }
+                    }
+                }
+                w
+            })
+            .collect();
         Some(Builder {
             p,
+            within,
             check,
             mating: mated.opponent(),
             mated,
             wa,
             bm,
             pieces,
-            castles: [castles_of(p, Color::White), castles_of(p, Color::Black)],
+            castles,
             king,
             s: 0,
             flights: ArrayVec::new(),
@@ -649,7 +744,8 @@ impl<'a> Builder<'a> {
                 continue;
             }
             for k in self.end_kinds(id) {
-                for q in Squares(self.attackers_of(k, s)) {
+                let budget = (self.wa - self.need_a).clamp(0, WITHIN as i32 - 1) as usize;
+                for q in Squares(self.attackers_of(k, s) & self.within[id as usize][k as usize][budget]) {
                     let q = q.index();
                     let line = TABLES.between[q][s];
                     if self.occ & (1u64 << q | line) != 0 {
@@ -732,7 +828,9 @@ impl<'a> Builder<'a> {
                 continue;
             }
             for k in self.end_kinds(id) {
-                let mut squares = self.attackers_of(k, f) & !self.occ & !self.empty & !(1u64 << self.s);
+                let budget = (self.wa - self.need_a).clamp(0, WITHIN as i32 - 1) as usize;
+                let mut squares =
+                    self.attackers_of(k, f) & !self.occ & !self.empty & !(1u64 << self.s) & self.within[id as usize][k as usize][budget];
                 if k == K_KING {
                     squares &= !king_attacks(Square(self.s as u8));
                 }
@@ -758,10 +856,11 @@ impl<'a> Builder<'a> {
                 if self.used & (1u64 << id) != 0 || self.pieces[id as usize].0 != self.mated {
                     continue;
                 }
-                let d = self.dist(id, K_ANY, f);
-                if self.need_m + d > self.bm {
+                let budget = (self.bm - self.need_m).clamp(0, WITHIN as i32 - 1) as usize;
+                if self.within[id as usize][K_ANY as usize][budget] & fb == 0 {
                     continue;
                 }
+                let d = self.dist(id, K_ANY, f);
                 let t = Target { id, kind: K_ANY, sq: f as u8 };
                 self.current.push(t);
                 self.occ |= fb;
