@@ -25,6 +25,13 @@
 //! captures or whose castling it ends: a move costs a few table look-ups per live picture.
 //! The pictures alive after a move are among those alive before it, so each position hands
 //! its children a shorter list.
+//!
+//! Only the minimal pictures are kept (one whose pieces and squares contain another's says
+//! nothing more), and pictures that differ only in where one piece stands are merged into
+//! one whose piece may stand on any of those squares: its distance is the least over the
+//! set, so the merged picture is alive exactly when one of its members is. A piece's reach
+//! within each budget is worked out once, so squares it cannot reach in time are never
+//! tried as checker, guard or blocker squares.
 
 use crate::geometry::{Square, Squares};
 use crate::piece::{Color, Kind};
