@@ -298,6 +298,19 @@ fn record(
     any
 }
 
+/// A random position, sometimes a few random moves further (rights lost, promoted pieces,
+/// captures), with a number of moves to search: deeper where the position is narrow.
+fn random_case(r: &mut Rng) -> Option<(Position, u32)> {
+    let p = random_moves(random_position(r)?, r, 4);
+    let width = moves(&p).len().max(1) as u64;
+    let k = match width {
+        0..=12 => 2 + r.below(4),
+        13..=30 => 1 + r.below(4),
+        _ => 1 + r.below(3),
+    } as u32;
+    Some((p, k))
+}
+
 /// Walks the help trees of `cases` random positions (and of positions a few random moves
 /// further) for `goal`, checking the bound and the filters at every node.
 fn help_walks(seed: u64, goal: Goal, cases: u32) -> Stats {
@@ -305,17 +318,8 @@ fn help_walks(seed: u64, goal: Goal, cases: u32) -> Stats {
     let mut st = Stats::default();
     let mut done = 0;
     while done < cases {
-        let Some(p) = random_position(&mut r) else { continue };
-        // Sometimes a few random moves further (rights lost, promoted pieces, captures).
-        let p = random_moves(p, &mut r, 4);
+        let Some((p, k)) = random_case(&mut r) else { continue };
         done += 1;
-        let width = moves(&p).len().max(1) as u64;
-        // Deeper trees where the position is narrow.
-        let k = match width {
-            0..=12 => 2 + r.below(4),
-            13..=30 => 1 + r.below(4),
-            _ => 1 + r.below(3),
-        } as u32;
         let mut memo = HashMap::new();
         walk(&p, k, goal, &mut memo, &mut st);
     }
@@ -431,14 +435,7 @@ fn the_plan_never_cuts_a_mate() {
     let mut st = PlanStats::default();
     let mut done = 0;
     while done < cases() {
-        let Some(p) = random_position(&mut r) else { continue };
-        let p = random_moves(p, &mut r, 4);
-        let width = moves(&p).len().max(1) as u64;
-        let k = match width {
-            0..=12 => 2 + r.below(4),
-            13..=30 => 1 + r.below(4),
-            _ => 1 + r.below(3),
-        } as u32;
+        let Some((p, k)) = random_case(&mut r) else { continue };
         let (mated, bm, wa) = sides(&p, k);
         let Some(plan) = p.plan(Goal::Mate, mated, bm, wa) else { continue };
         done += 1;
