@@ -451,6 +451,40 @@ fn the_plan_never_cuts_a_mate() {
     }
 }
 
+/// The same for the stalemate plans: along every line that ends in stalemate no move is cut,
+/// on random positions and on sparse ones where stalemates are common.
+#[test]
+fn the_plan_never_cuts_a_stalemate() {
+    let mut r = Rng(0x5EED_57A1_E3A7_0011);
+    let mut st = PlanStats::default();
+    let mut done = 0;
+    while done < cases() {
+        let case = if r.chance(50) {
+            random_case(&mut r)
+        } else {
+            let to_move = if r.chance(50) { Color::White } else { Color::Black };
+            let k = 1 + r.below(5) as u32;
+            // The side to move at the last half-move stalemates the other.
+            let lone = if k % 2 == 1 { to_move.opponent() } else { to_move };
+            sparse_position(&mut r, to_move, lone).map(|p| (p, k))
+        };
+        let Some((p, k)) = case else { continue };
+        let (mated, bm, wa) = sides(&p, k);
+        let Some(plan) = p.plan(Goal::Stalemate, mated, bm, wa) else { continue };
+        done += 1;
+        st.plans += 1;
+        let mut memo = HashMap::new();
+        follow_plan(&p, k, &plan, Goal::Stalemate, &mut memo, &mut st);
+    }
+    eprintln!("{st:?}");
+    // Not vacuous: the plans cut moves, and stalemating lines were followed through captures
+    // and promotions.
+    assert!(st.cut * 5 > st.judged && st.on_lines > 300, "{st:?}");
+    if cases() >= 3000 {
+        assert!(st.promotion > 0 && st.capture > 0, "{st:?}");
+    }
+}
+
 /// A random sparse position where stalemates are common: the side `lone` has its king and
 /// up to three pieces near it, the other side its king and up to four pieces anywhere
 /// (lines along the lone king's lines more often than chance: pins).

@@ -21,6 +21,11 @@
 //! that many moves left; a line whose position has no picture alive cannot end in mate,
 //! and the search does not go on from it.
 //!
+//! A **stalemate picture** is the same without the checker: the king on `s` and each
+//! flight guarded or blocked (nothing is asked of `s` itself, a relaxation). It says nothing of the stalemated side's other
+//! pieces, which must be left without a move too; the help search keeps its stalemate
+//! filters for the last two half-moves, where they are judged exactly.
+//!
 //! The count is kept per picture and changed by each move only for the pieces it moves,
 //! captures or whose castling it ends: a move costs a few table look-ups per live picture.
 //! The pictures alive after a move are among those alive before it, so each position hands
@@ -338,7 +343,7 @@ const MOST_PICTURES: usize = 1 << 18;
 
 /// Works out the pictures of `p` for a mate of `mated` within `mated_moves` of its moves
 /// and `mating_moves` of the opponent's (the mate included); `None` when they do not apply
-/// (fairy pieces, Réserve, goals other than mate) or are too many.
+/// (fairy pieces, Réserve, goals other than mate and stalemate) or are too many.
 pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Plan> {
     let check = match goal {
         Goal::Mate => true,

@@ -194,11 +194,7 @@ impl Game for crate::position::Position {
         bound::goal_unreachable(self, goal, mated, mated_moves, mating_moves)
     }
     fn plan(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self::Plan> {
-        // Stalemate pictures without the immobilisation of the other pieces cut too little
-        // to pay (measured): mate only.
-        if goal != Goal::Mate {
-            return None;
-        }
+        // Mate and stalemate pictures; the searches decide where they pay.
         intelligent::plan(self, goal, mated, mated_moves, mating_moves)
     }
     fn plan_after(&self, plan: &Self::Plan, m: Self::Move) -> Option<Self::Plan> {

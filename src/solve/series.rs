@@ -133,6 +133,11 @@ impl<G: Game> Series<'_, G> {
     /// [`Series::goal_unreachable`] sees the sides.
     fn plan(&self, p: &G, k: u32) -> Option<G::Plan> {
         needs_check(self.goal)?;
+        // Stalemate pictures (the king's flights only) made ser-h= slower (measured:
+        // Popeye-regression #107 ser-h=8 0.5 s -> 4.3 s): mate only.
+        if self.goal != Goal::Mate {
+            return None;
+        }
         let (mated, mated_moves, mating_moves) = match self.end {
             SeriesEnd::Direct => (p.to_move().opponent(), 0, k),
             SeriesEnd::Help => (p.to_move(), k, 1),
