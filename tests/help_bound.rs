@@ -425,25 +425,29 @@ fn follow_plan(
     }
 }
 
+/// Follows the plans for `goal` of `cases()` cases drawn by `draw` (a position and its
+/// half-moves left; `None` to draw again) with [`follow_plan`].
+fn plan_walks(goal: Goal, r: &mut Rng, draw: impl Fn(&mut Rng) -> Option<(Position, u32)>) -> PlanStats {
+    let mut st = PlanStats::default();
+    while st.plans < cases() as u64 {
+        let Some((p, k)) = draw(r) else { continue };
+        let (mated, bm, wa) = sides(&p, k);
+        let Some(plan) = p.plan(goal, mated, bm, wa) else { continue };
+        st.plans += 1;
+        let mut memo = HashMap::new();
+        follow_plan(&p, k, &plan, goal, &mut memo, &mut st);
+    }
+    eprintln!("{goal:?}: {st:?}");
+    st
+}
+
 /// The intelligent mode's plans (`Game::plan`, `src/rules/intelligent.rs`) against brute
 /// force on random positions and depths: along every line that ends in mate, no move of it
 /// is cut, and every other move the plan cuts is followed by no mate in time. Mating lines
 /// through castling (both sides), promotion, en passant and captures are met.
 #[test]
 fn the_plan_never_cuts_a_mate() {
-    let mut r = Rng(0x00B0_0DED_5EED_0021);
-    let mut st = PlanStats::default();
-    let mut done = 0;
-    while done < cases() {
-        let Some((p, k)) = random_case(&mut r) else { continue };
-        let (mated, bm, wa) = sides(&p, k);
-        let Some(plan) = p.plan(Goal::Mate, mated, bm, wa) else { continue };
-        done += 1;
-        st.plans += 1;
-        let mut memo = HashMap::new();
-        follow_plan(&p, k, &plan, Goal::Mate, &mut memo, &mut st);
-    }
-    eprintln!("{st:?}");
+    let st = plan_walks(Goal::Mate, &mut Rng(0x00B0_0DED_5EED_0021), random_case);
     // Not vacuous: the plans cut most moves, and lines of every special kind were followed.
     assert!(st.cut * 2 > st.judged && st.on_lines > 1000, "{st:?}");
     if cases() >= 3000 {
@@ -455,28 +459,16 @@ fn the_plan_never_cuts_a_mate() {
 /// on random positions and on sparse ones where stalemates are common.
 #[test]
 fn the_plan_never_cuts_a_stalemate() {
-    let mut r = Rng(0x5EED_57A1_E3A7_0011);
-    let mut st = PlanStats::default();
-    let mut done = 0;
-    while done < cases() {
-        let case = if r.chance(50) {
-            random_case(&mut r)
-        } else {
-            let to_move = if r.chance(50) { Color::White } else { Color::Black };
-            let k = 1 + r.below(5) as u32;
-            // The side to move at the last half-move stalemates the other.
-            let lone = if k % 2 == 1 { to_move.opponent() } else { to_move };
-            sparse_position(&mut r, to_move, lone).map(|p| (p, k))
-        };
-        let Some((p, k)) = case else { continue };
-        let (mated, bm, wa) = sides(&p, k);
-        let Some(plan) = p.plan(Goal::Stalemate, mated, bm, wa) else { continue };
-        done += 1;
-        st.plans += 1;
-        let mut memo = HashMap::new();
-        follow_plan(&p, k, &plan, Goal::Stalemate, &mut memo, &mut st);
-    }
-    eprintln!("{st:?}");
+    let st = plan_walks(Goal::Stalemate, &mut Rng(0x5EED_57A1_E3A7_0011), |r| {
+        if r.chance(50) {
+            return random_case(r);
+        }
+        let to_move = if r.chance(50) { Color::White } else { Color::Black };
+        let k = 1 + r.below(5) as u32;
+        // The side to move at the last half-move stalemates the other.
+        let lone = if k % 2 == 1 { to_move.opponent() } else { to_move };
+        sparse_position(r, to_move, lone).map(|p| (p, k))
+    });
     // Not vacuous: the plans cut moves, and stalemating lines were followed through captures
     // and promotions.
     assert!(st.cut * 5 > st.judged && st.on_lines > 300, "{st:?}");
