@@ -302,13 +302,19 @@ fn record(
 /// captures), with a number of moves to search: deeper where the position is narrow.
 fn random_case(r: &mut Rng) -> Option<(Position, u32)> {
     let p = random_moves(random_position(r)?, r, 4);
-    let width = moves(&p).len().max(1) as u64;
-    let k = match width {
-        0..=12 => 2 + r.below(4),
-        13..=30 => 1 + r.below(4),
-        _ => 1 + r.below(3),
-    } as u32;
+    let k = random_depth(r, &p, 4);
     Some((p, k))
+}
+
+/// A number of moves to search from `p`: from 1 or 2 up to about `spread`, deeper where
+/// the position is narrow.
+fn random_depth(r: &mut Rng, p: &Position, spread: u64) -> u32 {
+    let width = moves(p).len().max(1) as u64;
+    (match width {
+        0..=12 => 2 + r.below(spread),
+        13..=30 => 1 + r.below(spread),
+        _ => 1 + r.below(spread - 1),
+    }) as u32
 }
 
 /// Walks the help trees of `cases` random positions (and of positions a few random moves
@@ -744,12 +750,7 @@ fn the_bound_never_cuts_a_series_mate() {
         while done < cases {
             let Some(p) = random_position(&mut r) else { continue };
             done += 1;
-            let width = moves(&p).len().max(1) as u64;
-            let k = match width {
-                0..=12 => 2 + r.below(3),
-                13..=30 => 1 + r.below(3),
-                _ => 1 + r.below(2),
-            } as u32;
+            let k = random_depth(&mut r, &p, 3);
             series_walk(&p, k, end, goal, &mut HashMap::new(), &mut st);
         }
         eprintln!("{end:?} {goal:?}: {st:?}");
