@@ -24,8 +24,8 @@ const FIRST: usize = (8 << 20) / 16;
 ///
 /// It starts small and doubles, up to its budget, each time its buckets have overflowed a
 /// 64th of its slots' worth of times: a short problem then touches (and makes the kernel
-/// zero) two or four megabytes instead of the whole budget, which was most of its time
-/// (Linss h#4: 21 ms with a 128 MB table, 6 ms with 4 MB). On a doubling, a key's bucket
+/// zero) 8 MB instead of the whole budget, which was most of its time (Linss h#4: 17 ms
+/// with the whole 128 MB in use from the start, 4 ms growing). On a doubling, a key's bucket
 /// keeps its index or gains the new top bit, and the entries of the second kind are moved
 /// there. Results never depend on it.
 pub struct Table {
