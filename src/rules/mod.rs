@@ -4,6 +4,7 @@ pub mod bound;
 pub mod chess;
 pub mod intelligent;
 pub mod stalemate;
+pub mod xiangqi;
 
 use crate::piece::{Color, Lang};
 use std::fmt::Debug;
