@@ -8,15 +8,15 @@ use std::time::Instant;
 /// Arguments of `feerie perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Rule system.
+    /// Rule system: chess or xiangqi.
     #[arg(long, default_value = "chess")]
     pub rules: String,
     /// A fairy condition (repeatable): Reserve, WhiteReserve, BlackReserve.
     #[arg(long = "condition")]
     pub conditions: Vec<String>,
-    /// The position.
-    #[arg(long, default_value = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")]
-    pub fen: String,
+    /// The position (default: the start position of the rule system).
+    #[arg(long)]
+    pub fen: Option<String>,
     /// Depth in plies.
     #[arg(long, default_value_t = 4)]
     pub depth: u32,
@@ -50,13 +50,72 @@ pub fn reserve_condition(name: &str) -> Option<ReserveRule> {
     }
 }
 
+/// The chess start position, `--fen`'s default under `--rules chess`.
+const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 /// Runs `feerie perft`.
 pub fn run(a: &PerftArgs) -> ExitCode {
-    if a.rules != "chess" {
-        eprintln!("feerie perft: rules '{}' are not supported yet (chess only)", a.rules);
+    match a.rules.to_lowercase().as_str() {
+        "chess" => run_chess(a),
+        "xiangqi" => run_xiangqi(a),
+        other => {
+            eprintln!("feerie perft: unknown rules '{other}' (chess or xiangqi)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `feerie perft --rules xiangqi`: moves in ICCS under `--divide`.
+fn run_xiangqi(a: &PerftArgs) -> ExitCode {
+    use crate::rules::xiangqi::XiangqiPosition;
+    if !a.conditions.is_empty() {
+        eprintln!("feerie perft: Xiangqi takes no fairy condition (--condition {})", a.conditions.join(", --condition "));
         return ExitCode::from(2);
     }
-    let mut setup = match crate::notation::parse_fen(&a.fen) {
+    let pos = match a.fen.as_deref() {
+        None => XiangqiPosition::startpos(),
+        Some(fen) => match XiangqiPosition::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("feerie perft: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let count = |p: &XiangqiPosition, d: u32| if a.full { p.perft_full(d) } else { p.perft(d) };
+    let start = Instant::now();
+    let nodes = if a.divide && a.depth > 0 {
+        let lines: Vec<(String, u64)> = pos.legal_moves().iter().map(|&m| (pos.iccs(m), count(&pos.play(m), a.depth - 1))).collect();
+        print_divide(lines)
+    } else {
+        count(&pos, a.depth)
+    };
+    print_total(nodes, start);
+    ExitCode::SUCCESS
+}
+
+/// Prints the `--divide` lines, sorted, and returns their sum.
+fn print_divide(mut lines: Vec<(String, u64)>) -> u64 {
+    lines.sort();
+    let mut text = String::new();
+    let mut total = 0;
+    for (m, n) in lines {
+        text.push_str(&format!("{m}: {n}\n"));
+        total += n;
+    }
+    print_out(&text);
+    total
+}
+
+/// Prints the node count, the time and the speed.
+fn print_total(nodes: u64, start: Instant) {
+    let secs = start.elapsed().as_secs_f64();
+    print_out(&format!("nodes: {nodes}\ntime: {secs:.3} s\nspeed: {:.1} M nodes/s\n", nodes as f64 / secs.max(1e-9) / 1e6));
+}
+
+/// `feerie perft --rules chess`.
+fn run_chess(a: &PerftArgs) -> ExitCode {
+    let mut setup = match crate::notation::parse_fen(a.fen.as_deref().unwrap_or(CHESS_START)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("feerie perft: {e}");
@@ -89,22 +148,13 @@ pub fn run(a: &PerftArgs) -> ExitCode {
     let start = Instant::now();
     let style = crate::notation::MoveStyle { lang: a.lang.into(), ascii: a.ascii };
     let nodes = if a.divide && a.depth > 0 {
-        let mut total = 0;
-        let mut lines: Vec<(String, u64)> =
-            pos.legal_moves().iter().map(|&m| (crate::notation::move_text(&pos, m, style), count(&pos.play(m), a.depth - 1))).collect();
-        lines.sort();
-        let mut text = String::new();
-        for (m, n) in lines {
-            text.push_str(&format!("{m}: {n}\n"));
-            total += n;
-        }
-        print_out(&text);
-        total
+        print_divide(
+            pos.legal_moves().iter().map(|&m| (crate::notation::move_text(&pos, m, style), count(&pos.play(m), a.depth - 1))).collect(),
+        )
     } else {
         count(&pos, a.depth)
     };
-    let secs = start.elapsed().as_secs_f64();
-    print_out(&format!("nodes: {nodes}\ntime: {secs:.3} s\nspeed: {:.1} M nodes/s\n", nodes as f64 / secs.max(1e-9) / 1e6));
+    print_total(nodes, start);
     ExitCode::SUCCESS
 }
 
