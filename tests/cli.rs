@@ -289,3 +289,36 @@ fn solve_one_problem() {
         .stdout(predicate::str::contains("verdict: sound (1 solution as intended)"));
     feerie().args(["solve", &format!("{VERDICTS}/invalid.yaml")]).assert().code(2).stdout(predicate::str::contains("verdict: invalid"));
 }
+
+#[test]
+fn perft_xiangqi() {
+    // The start position without --fen.
+    let (code, out, _) = run(&["perft", "--rules", "xiangqi", "--depth", "3"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("nodes: 79666\n"), "{out}");
+    let (code, out, _) = run(&["perft", "--rules", "xiangqi", "--depth", "2", "--full"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("nodes: 1920\n"), "{out}");
+    // --divide in ICCS, sorted.
+    let fen = "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1";
+    let (code, out, _) = run(&["perft", "--rules", "xiangqi", "--fen", fen, "--depth", "2", "--divide"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 25 + 3, "{out}");
+    assert!(lines[0].starts_with("c0a2: "), "{out}");
+    assert_eq!(lines[25], "nodes: 424");
+    // Errors: a condition, a bad FEN, unknown rules.
+    let (code, _, err) = run(&["perft", "--rules", "xiangqi", "--condition", "Reserve", "--depth", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Xiangqi takes no fairy condition"), "{err}");
+    let (code, _, err) = run(&["perft", "--rules", "xiangqi", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w", "--depth", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("face each other"), "{err}");
+    let (code, _, err) = run(&["perft", "--rules", "shogi", "--depth", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown rules"), "{err}");
+    // Chess keeps its start position as the default.
+    let (code, out, _) = run(&["perft", "--depth", "3"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("nodes: 8902\n"), "{out}");
+}

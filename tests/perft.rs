@@ -1,7 +1,9 @@
 //! Perft suites as data: `tests/data/perft_chess.txt` (orthodox, from the chessprogramming
-//! wiki) and `tests/data/perft_drops.txt` (crazyhouse drops, of which three lines carry over to
+//! wiki), `tests/data/perft_drops.txt` (crazyhouse drops, of which three lines carry over to
 //! Réserve with the moves into reserve switched off, to the depth where crazyhouse's pocket
-//! refills cannot matter yet). Réserve's own perft numbers are in `tests/reserve.rs`.
+//! refills cannot matter yet) and `tests/data/perft_xiangqi.txt` (Xiangqi, from the
+//! chessprogramming wiki, Fairy-Stockfish, folium and wukong). Réserve's own perft numbers are
+//! in `tests/reserve.rs`.
 //!
 //! The quick tests run every position to a depth that stays within a few seconds in the test
 //! profile; `cargo test --release -- --ignored` runs the deeper depths.
@@ -9,6 +11,7 @@
 use feerie::geometry::Square;
 use feerie::piece::Kind;
 use feerie::position::{Move, Position, ReserveRule};
+use feerie::rules::xiangqi::XiangqiPosition;
 
 /// One line of a perft file: name, FEN and the leaf counts from depth 1.
 struct Case {
@@ -159,4 +162,72 @@ fn reserve_worked_example_pawn_drop_on_a1() {
     assert_eq!(q.reserve_count(feerie::piece::Color::Black, Kind::Pawn), 0);
     // A pawn may never be dropped on its own first rank (rank 8 for Black).
     assert!(!p.legal_moves().iter().any(|m| matches!(m, Move::Drop { to, .. } if to.0 >= 56)));
+}
+
+fn xiangqi_cases() -> Vec<Case> {
+    load(include_str!("data/perft_xiangqi.txt"))
+}
+
+/// Checks every Xiangqi case at the depths `depths(case, depth)` accepts.
+fn run_xiangqi(cases: &[Case], depths: impl Fn(&Case, u32) -> bool) {
+    for c in cases {
+        let p = XiangqiPosition::from_fen(&c.fen).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        for (i, &want) in c.counts.iter().enumerate() {
+            let depth = i as u32 + 1;
+            if depths(c, depth) {
+                assert_eq!(p.perft(depth), want, "{} depth {depth}", c.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn xiangqi_suite_is_complete() {
+    let cases = xiangqi_cases();
+    assert_eq!(cases.len(), 14);
+    assert!(cases.iter().all(|c| c.counts.len() >= 4));
+    assert_eq!(cases[0].name, "startpos");
+    assert_eq!(cases[0].fen, feerie::rules::xiangqi::START_FEN);
+    for c in &cases {
+        let p = XiangqiPosition::from_fen(&c.fen).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        assert_eq!(p.to_fen(), c.fen, "{}", c.name);
+    }
+}
+
+#[test]
+fn xiangqi_depths_1_to_3() {
+    // Every position to depth 3, the start position to depth 4.
+    run_xiangqi(&xiangqi_cases(), |c, d| d <= 3 || (c.name == "startpos" && d == 4));
+}
+
+#[test]
+#[ignore = "deep perft: run with `cargo test --release -- --ignored`"]
+fn xiangqi_deep() {
+    // Every listed count but the start position's depth 6 (5.4 billion leaves, its own test):
+    // about 15 s in release on one core.
+    run_xiangqi(&xiangqi_cases(), |c, d| d >= 4 && !(c.name == "startpos" && d == 6));
+}
+
+#[test]
+#[ignore = "5.4 billion leaves: run with `cargo test --release -- --ignored xiangqi_start_depth_6`"]
+fn xiangqi_start_depth_6() {
+    run_xiangqi(&xiangqi_cases(), |c, d| c.name == "startpos" && d == 6);
+}
+
+#[test]
+fn xiangqi_full_perft_agrees_with_bulk_perft() {
+    for c in xiangqi_cases() {
+        let p = XiangqiPosition::from_fen(&c.fen).unwrap();
+        assert_eq!(p.perft_full(3), c.counts[2], "{}", c.name);
+    }
+}
+
+#[test]
+fn xiangqi_divide_sums_to_the_total() {
+    for c in xiangqi_cases() {
+        let p = XiangqiPosition::from_fen(&c.fen).unwrap();
+        let d = p.divide(3);
+        assert_eq!(d.len() as u64, c.counts[0], "{}", c.name);
+        assert_eq!(d.iter().map(|x| x.1).sum::<u64>(), c.counts[2], "{}", c.name);
+    }
 }
