@@ -13,10 +13,15 @@
 //!
 //! Run with `cargo bench --bench perft` (one group per position and kind, two functions per
 //! group: `feerie` and `cozy-chess`).
+//!
+//! The Xiangqi start position has its own groups (`perft/xiangqi-start/bulk` at depths 4 and 5,
+//! `perft/xiangqi-start/full` at depth 4), feerie alone, its counts checked against the
+//! published ones before timing.
 
 use cozy_chess::Board;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use feerie::position::Position;
+use feerie::rules::xiangqi::XiangqiPosition;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -108,5 +113,26 @@ fn perft(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, perft);
+/// Xiangqi start position: (depth, published count).
+const XIANGQI_COUNTS: [(u32, u64); 2] = [(4, 3_290_240), (5, 133_312_995)];
+
+fn perft_xiangqi(c: &mut Criterion) {
+    let pos = XiangqiPosition::startpos();
+    for (kind, depths) in [("bulk", &XIANGQI_COUNTS[..]), ("full", &XIANGQI_COUNTS[..1])] {
+        let mut group = c.benchmark_group(format!("perft/xiangqi-start/{kind}"));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(4));
+        for &(depth, nodes) in depths {
+            let run = || if kind == "full" { pos.perft_full(depth) } else { pos.perft(depth) };
+            // A wrong count must not produce a speed number.
+            assert_eq!(run(), nodes, "xiangqi start {kind} depth {depth}: published count");
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(BenchmarkId::new("feerie", depth), |b| b.iter(|| black_box(run())));
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, perft, perft_xiangqi);
 criterion_main!(benches);
