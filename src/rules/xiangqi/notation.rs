@@ -3,28 +3,7 @@
 //! **ICCS** names the two points: `h2e2` (files `a`–`i` from Red's left, ranks `0`–`9` from
 //! Red's side).
 //!
-//! **WXF** (World Xiangqi Federation) is relative to the mover: the piece letter (`K A E H R C
-//! P`: WXF's own letters, `E` and `H` where FEN has `B` and `N`; both are read), the file it stands on numbered 1–9 from the mover's right (Red's file 1 is `i`,
-//! Black's file 1 is `a`), then `+` (forward), `-` (backward) or `.` (sideways), then the
-//! destination file for the advisor, elephant and horse and for every sideways move, else the
-//! number of ranks moved. Red `h2e2` is `C2.5`, `h0g2` `H2+3`; Black `b7e7` is `C2.5`, `b9c7`
-//! `H2+3` and `h9g7` `H8+7`.
-//!
-//! Pieces of one kind on one file ("tandem" pieces) follow the WXF convention (wxf.org,
-//! "Official Xiangqi piece names and notation"): the file digit of the moving piece gives way
-//! to its place on the file, front (nearest the opponent) first:
-//! - two: `+` (front) and `-` (rear): `R+.3`, `C--1`;
-//! - three: `+`, the file digit (the middle one keeps the ordinary form), `-`: `P+.4`, `P3.4`,
-//!   `P-.4`;
-//! - four: `++` (the piece letter dropped), `+`, `-`, `--`: `++.4`, `P+.4`, `P-.4`, `--.4`;
-//! - five: `++`, `+`, the file digit, `-`, `--`.
-//!
-//! This applies to every kind alike (advisors and elephants included). When soldiers stand in
-//! tandem on more than one file, the letter `P` gives way to the file digit: `3+.4` (front
-//! soldier of file 3), `33.4` (middle), `3-.4` (rear). Where the convention has no form (more
-//! than five pieces on one file, four or more soldiers on a file while another file also has
-//! tandem soldiers, or any text two legal moves would share) the move is written in ICCS,
-//! which [`XiangqiPosition::parse_move`] reads as well.
+//! **WXF**: see [`XiangqiPosition::wxf`].
 
 use super::{XMove, XiangqiKind, XiangqiPosition};
 use crate::geometry::{Square, Xiangqi9x10};
@@ -58,8 +37,30 @@ impl XiangqiPosition {
     }
 
     /// The move in WXF notation (`C2.5`, `H2+3`, `R+.3` for the front one of two chariots on a
-    /// file; see the [module documentation](self) for the conventions); ICCS where WXF has no
-    /// unambiguous form.
+    /// file); ICCS where WXF has no unambiguous form.
+    ///
+    /// **WXF** (World Xiangqi Federation) is relative to the mover: the piece letter (`K A E H R C
+    /// P`: WXF's own letters, `E` and `H` where FEN has `B` and `N`; both are read), the file it stands on numbered 1–9 from the mover's right (Red's file 1 is `i`,
+    /// Black's file 1 is `a`), then `+` (forward), `-` (backward) or `.` (sideways), then the
+    /// destination file for the advisor, elephant and horse and for every sideways move, else the
+    /// number of ranks moved. Red `h2e2` is `C2.5`, `h0g2` `H2+3`; Black `b7e7` is `C2.5`, `b9c7`
+    /// `H2+3` and `h9g7` `H8+7`.
+    ///
+    /// Pieces of one kind on one file ("tandem" pieces) follow the WXF convention (wxf.org,
+    /// "Official Xiangqi piece names and notation"): the file digit of the moving piece gives way
+    /// to its place on the file, front (nearest the opponent) first:
+    /// - two: `+` (front) and `-` (rear): `R+.3`, `C--1`;
+    /// - three: `+`, the file digit (the middle one keeps the ordinary form), `-`: `P+.4`, `P3.4`,
+    ///   `P-.4`;
+    /// - four: `++` (the piece letter dropped), `+`, `-`, `--`: `++.4`, `P+.4`, `P-.4`, `--.4`;
+    /// - five: `++`, `+`, the file digit, `-`, `--`.
+    ///
+    /// This applies to every kind alike (advisors and elephants included). When soldiers stand in
+    /// tandem on more than one file, the letter `P` gives way to the file digit: `3+.4` (front
+    /// soldier of file 3), `33.4` (middle), `3-.4` (rear). Where the convention has no form (more
+    /// than five pieces on one file, four or more soldiers on a file while another file also has
+    /// tandem soldiers, or any text two legal moves would share) the move is written in ICCS,
+    /// which [`XiangqiPosition::parse_move`] reads as well.
     pub fn wxf(&self, m: XMove) -> String {
         match self.wxf_raw(m) {
             Some(text) if !self.legal_moves().iter().any(|&o| o != m && self.wxf_raw(o).as_deref() == Some(text.as_str())) => text,
