@@ -316,6 +316,10 @@ const fn code_color(code: u8) -> usize {
 
 /// A Xiangqi position: placement, side to move and Zobrist key. `Copy` (256 bytes), so that
 /// the search can copy-make.
+///
+/// The mailbox pays for its 90 bytes: without it (the kind of a piece found by scanning the
+/// kind bitboards) perft of the start position to depth 5 fell from 100 to 56 M nodes/s when
+/// every leaf is played, and from 285 to 260 M nodes/s bulk-counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct XiangqiPosition {
     /// Points of each colour (Red, Black).

@@ -86,6 +86,11 @@ fn start_position() {
 }
 
 #[test]
+fn position_is_small() {
+    assert!(std::mem::size_of::<XiangqiPosition>() <= 256);
+}
+
+#[test]
 fn fen_forms() {
     let short = pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR");
     assert_eq!(short, XiangqiPosition::startpos());
