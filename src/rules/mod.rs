@@ -11,17 +11,31 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 /// What a stipulation aims at, tested on the position after a move, for the side to move
-/// there (the side that would have to answer).
+/// there (the side that would have to answer). What each goal means is the game's to say
+/// ([`Game::goal_reached`]): in chess `#` is checkmate, in Xiangqi it is "no legal move",
+/// in check or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Goal {
-    /// `#`: the side to move is mated (in Xiangqi: has no legal move).
+    /// `#`: the side to move has lost by having no good answer: mated in chess, without a
+    /// legal move in Xiangqi.
     Mate,
-    /// `=`: the side to move is stalemated.
+    /// `=`: the side to move is stalemated (games where that is not a loss).
     Stalemate,
     /// `==`: both sides would be stalemated.
     DoubleStalemate,
     /// `+`: the side to move is in check.
     Check,
+}
+
+/// How moves are written. Each game has its own native notation (Popeye's long algebraic for
+/// chess, ICCS coordinates for Xiangqi); a game that knows no other ignores the choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Notation {
+    /// The game's own notation.
+    #[default]
+    Native,
+    /// WXF notation for Xiangqi (`C2.5`, `H2+3`).
+    Wxf,
 }
 
 /// A rule system as the search sees it: moves, copy-make play, goals and a hash key.
@@ -59,14 +73,44 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = m;
         None
     }
-    /// Whether `goal` is reached for the side to move.
-    fn goal_reached(&self, goal: Goal) -> bool {
-        match goal {
-            Goal::Mate => self.in_check() && !self.has_move(),
-            Goal::Stalemate => !self.in_check() && !self.has_move(),
-            Goal::Check => self.in_check(),
-            Goal::DoubleStalemate => !self.in_check() && !self.has_move() && !self.pass().has_move(),
+    /// Whether `goal` is reached for the side to move: the game says what each goal means
+    /// (chess: `#` checkmate, `=` stalemate; Xiangqi: `#` no legal move, in check or not).
+    /// A goal the game does not know is never reached.
+    fn goal_reached(&self, goal: Goal) -> bool;
+    /// Whether every move that reaches `goal` gives check, so that a search may look at the
+    /// checking moves only (chess: mate and check; Xiangqi: check only, since a quiet move
+    /// can leave the opponent without a move). The default says so for the check goal alone,
+    /// which is true in every game.
+    fn needs_check(&self, goal: Goal) -> bool {
+        goal == Goal::Check
+    }
+    /// The mark written after a move that led to this position: `#` when the side to move
+    /// has reached [`Goal::Mate`], `==` or `=` for the stalemates, `+` for check, or nothing.
+    fn mark(&self) -> &'static str {
+        if self.goal_reached(Goal::Mate) {
+            "#"
+        } else if self.goal_reached(Goal::DoubleStalemate) {
+            "=="
+        } else if self.goal_reached(Goal::Stalemate) {
+            "="
+        } else if self.in_check() {
+            "+"
+        } else {
+            ""
         }
+    }
+    /// A move in the given notation, without marks; the default (and [`Notation::Native`])
+    /// is [`Game::move_text`].
+    fn move_text_in(&self, m: Self::Move, lang: Lang, notation: Notation) -> String {
+        let _ = notation;
+        self.move_text(m, lang)
+    }
+    /// The legal move that `text` names (in the game's native notation, without marks, as
+    /// [`Game::move_text`] writes it in English; games may read more), `None` when none does.
+    fn parse_move(&self, text: &str) -> Option<Self::Move> {
+        let mut v = Vec::new();
+        self.moves(&mut v);
+        v.into_iter().find(|&m| self.move_text(m, Lang::En) == text)
     }
     /// The same position with the other side to move (for double stalemate and set play).
     fn pass(&self) -> Self;
@@ -163,6 +207,26 @@ impl Game for crate::position::Position {
     }
     fn in_check(&self) -> bool {
         crate::position::Position::in_check(self)
+    }
+    fn goal_reached(&self, goal: Goal) -> bool {
+        match goal {
+            Goal::Mate => self.in_check() && !self.has_move(),
+            Goal::Stalemate => !self.in_check() && !self.has_move(),
+            Goal::Check => self.in_check(),
+            Goal::DoubleStalemate => !self.in_check() && !self.has_move() && !self.pass().has_move(),
+        }
+    }
+    fn needs_check(&self, goal: Goal) -> bool {
+        matches!(goal, Goal::Mate | Goal::Check)
+    }
+    fn mark(&self) -> &'static str {
+        match (self.in_check(), self.has_move()) {
+            (true, false) => "#",
+            (false, false) if !self.pass().has_move() => "==",
+            (false, false) => "=",
+            (true, true) => "+",
+            (false, true) => "",
+        }
     }
     fn has_move(&self) -> bool {
         self.has_legal_move()

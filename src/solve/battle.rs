@@ -164,7 +164,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     fn att_compute(&mut self, p: &G, n: u32) -> bool {
         let mut result = false;
-        if self.mode == Mode::Direct && matches!(self.goal, Goal::Mate | Goal::Check) {
+        if self.mode == Mode::Direct && self.ctx.checks_only {
             // Only a checking move can reach the goal: those are tested first, and searched
             // first; then the other moves (generated only when needed).
             let checks = self.checks(p);
@@ -456,7 +456,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             // it cannot win in the stipulated way.
             self.mode == Mode::Direct
         } else {
-            if self.mode == Mode::Direct && matches!(self.goal, Goal::Mate | Goal::Check) {
+            if self.mode == Mode::Direct && self.ctx.checks_only {
                 // Checks first, as in the sequential search.
                 let checks = self.checks(p);
                 moves.sort_by_key(|m| !checks.contains(m));
@@ -553,7 +553,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             let q = p.play(m);
-            let mut node = Node::new(p.move_text(m, Lang::En), mark(&q), Role::Attack);
+            let mut node = Node::new(p.move_text_in(m, Lang::En, self.ctx.notation), mark(&q), Role::Attack);
             self.fill_after_attack(&mut node, &q, k, opts, false);
             nodes.push(node);
         }
@@ -622,7 +622,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             return None;
         }
         let r = q.play(d);
-        let mut dn = Node::new(q.move_text(d, Lang::En), mark(&r), Role::Defence);
+        let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), mark(&r), Role::Defence);
         let by_threat =
             |len: u32, cont: &[Node]| threat.len > 0 && len == threat.len && threat.moves.iter().all(|t| cont.iter().any(|c| &c.mv == t));
         match self.mode {
@@ -705,7 +705,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
             (None, None)
         } else if s.solves_root(pos, m, n) {
             let q = pos.play(m);
-            let mut node = Node::new(pos.move_text(m, Lang::En), mark(&q), Role::Key);
+            let mut node = Node::new(pos.move_text_in(m, Lang::En, ctx.notation), mark(&q), Role::Key);
             if opts.tree {
                 s.fill_after_attack(&mut node, &q, n, opts, true);
             }
@@ -719,11 +719,14 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
             let refs = s.refutations(pos, m, n, limit);
             if !refs.is_empty() && refs.len() <= limit && !ctx.is_stopped() {
                 let q = pos.play(m);
-                let mut node = Node::new(pos.move_text(m, Lang::En), mark(&q), Role::Try);
+                let mut node = Node::new(pos.move_text_in(m, Lang::En, ctx.notation), mark(&q), Role::Try);
                 if opts.tree {
                     s.fill_after_attack(&mut node, &q, n, opts, true);
                 }
-                node.refutations = refs.iter().map(|&d| Node::new(q.move_text(d, Lang::En), mark(&q.play(d)), Role::Refutation)).collect();
+                node.refutations = refs
+                    .iter()
+                    .map(|&d| Node::new(q.move_text_in(d, Lang::En, ctx.notation), mark(&q.play(d)), Role::Refutation))
+                    .collect();
                 (None, Some(node))
             } else {
                 (None, None)
@@ -752,7 +755,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let forced = mode == Mode::Reflex && moves.iter().any(|&d| t.play(d).goal_reached(ctx.goal));
         for &d in &moves {
             let r = t.play(d);
-            let mut dn = Node::new(t.move_text(d, Lang::En), mark(&r), Role::Set);
+            let mut dn = Node::new(t.move_text_in(d, Lang::En, ctx.notation), mark(&r), Role::Set);
             let shown = match mode {
                 Mode::Direct => {
                     if n > 1 {

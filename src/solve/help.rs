@@ -3,11 +3,11 @@
 //! Help play is exact: every line has exactly the stipulated number of half-moves and only
 //! its last move reaches the goal.
 
+use super::gate::Gate;
 use super::parallel::par_map;
 use super::tree::Line;
 use super::{Ctx, SolveOptions, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
-use crate::rules::bound::{Gate, needs_check};
 use crate::rules::{Game, Goal};
 
 const SALT_HELP: u64 = 0x4CF5_AD43_2745_937F;
@@ -100,7 +100,7 @@ impl<G: Game> Helper<'_, G> {
         let mut moves = Vec::new();
         let mut children_judged = false;
         // At the last half-move of a mate or check goal only checking moves can reach it.
-        if k == 1 && self.finish == Finish::Goal && matches!(self.goal, Goal::Mate | Goal::Check) {
+        if k == 1 && self.finish == Finish::Goal && self.ctx.checks_only {
             p.checking_moves(&mut moves);
         } else {
             p.moves(&mut moves);
@@ -178,7 +178,7 @@ impl<G: Game> Helper<'_, G> {
         let mut line: Line = Vec::with_capacity(prefix.len() + 1);
         let mut p = self.root.clone();
         for &m in prefix {
-            line.push(line_move(&p, m));
+            line.push(line_move(self.ctx, &p, m));
             p = p.play(m);
         }
         if self.finish == Finish::Forced {
@@ -187,7 +187,7 @@ impl<G: Game> Helper<'_, G> {
             last.moves(&mut v);
             for &d in &v {
                 let mut l = line.clone();
-                l.push(line_move(last, d));
+                l.push(line_move(self.ctx, last, d));
                 out.push(l);
             }
         } else {
@@ -199,7 +199,7 @@ impl<G: Game> Helper<'_, G> {
 /// Every help line of `plies` half-moves from `pos`.
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
     let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
-    let bound = finish == Finish::Goal && needs_check(stip.goal).is_some();
+    let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
     let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
         return Vec::new();

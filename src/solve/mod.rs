@@ -25,6 +25,7 @@
 //! ```
 
 pub mod battle;
+pub mod gate;
 pub mod help;
 pub(crate) mod parallel;
 pub mod series;
@@ -33,7 +34,7 @@ pub mod tt;
 
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
-use crate::rules::{Game, Goal};
+use crate::rules::{Game, Goal, Notation};
 use serde::Serialize;
 
 use std::cell::Cell;
@@ -77,6 +78,8 @@ pub struct SolveOptions {
     pub tree: bool,
     /// Battle play from the position after the key (defender to move): `PostKeyPlay`.
     pub post_key: bool,
+    /// How the moves of the result are written (a game without that notation writes its own).
+    pub notation: Notation,
 }
 
 impl Default for SolveOptions {
@@ -97,6 +100,7 @@ impl Default for SolveOptions {
             progress: None,
             tree: true,
             post_key: false,
+            notation: Notation::Native,
         }
     }
 }
@@ -153,6 +157,10 @@ pub(crate) struct Ctx {
     pub(crate) nodes: AtomicU64,
     pub(crate) stopped: AtomicBool,
     pub(crate) goal: Goal,
+    /// How moves are written in the result.
+    pub(crate) notation: Notation,
+    /// Whether only checking moves can reach the goal in this game ([`Game::needs_check`]).
+    pub(crate) checks_only: bool,
 }
 
 thread_local! {
@@ -182,27 +190,14 @@ impl Ctx {
     }
 }
 
-/// The mark written after a move: `#` mate, `=` stalemate, `+` check, or nothing.
+/// The mark written after a move, as the game says ([`Game::mark`]).
 pub fn mark<G: Game>(after: &G) -> String {
-    let check = after.in_check();
-    let has = after.has_move();
-    match (check, has) {
-        (true, false) => "#".into(),
-        (false, false) => {
-            if !after.pass().has_move() {
-                "==".into()
-            } else {
-                "=".into()
-            }
-        }
-        (true, true) => "+".into(),
-        (false, true) => String::new(),
-    }
+    after.mark().to_string()
 }
 
 /// A move as text with its mark.
-pub(crate) fn line_move<G: Game>(pos: &G, m: G::Move) -> LineMove {
-    LineMove { mv: pos.move_text(m, Lang::En), mark: mark(&pos.play(m)) }
+pub(crate) fn line_move<G: Game>(ctx: &Ctx, pos: &G, m: G::Move) -> LineMove {
+    LineMove { mv: pos.move_text_in(m, Lang::En, ctx.notation), mark: mark(&pos.play(m)) }
 }
 
 /// Solves `stip` from `pos` (whose side to move makes the first move).
@@ -224,6 +219,8 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         nodes: AtomicU64::new(0),
         stopped: AtomicBool::new(false),
         goal: stip.goal,
+        notation: opts.notation,
+        checks_only: pos.needs_check(stip.goal),
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
@@ -257,7 +254,8 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
         Play::Help | Play::HelpSelf => {
             let lines = help::help(ctx, pos, stip, stip_plies(stip), opts);
             ph.lines = truncate(lines, opts.max_solutions);
-            if opts.set_play && stip_plies(stip) > 1 {
+            // Set play starts with the other side: none when the side to move is in check.
+            if opts.set_play && stip_plies(stip) > 1 && !pos.in_check() {
                 ph.set_lines = help::help(ctx, &pos.pass(), stip, stip_plies(stip) - 1, opts);
             }
         }

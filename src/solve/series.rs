@@ -5,12 +5,12 @@
 //! reaches the goal in one; for `ser-s`, the other side is forced to reach it; for `ser-r`,
 //! must reach it when it can.
 
+use super::gate::Gate;
 use super::help::{forced, salt};
 use super::parallel::par_map;
 use super::tree::{Line, LineMove};
 use super::{Ctx, SolveOptions, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
-use crate::rules::bound::{Gate, needs_check};
 use crate::rules::{Game, Goal};
 
 const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
@@ -44,7 +44,7 @@ impl<G: Game> Series<'_, G> {
     /// Whether a move reaching the goal must give check (mate and check goals): the other
     /// moves need not be played to be ruled out.
     fn needs_check(&self) -> bool {
-        matches!(self.goal, Goal::Mate | Goal::Check)
+        self.ctx.checks_only
     }
 
     /// The replies that end a series after the series side's move (other side to move in
@@ -60,14 +60,15 @@ impl<G: Game> Series<'_, G> {
                     q.moves(&mut v);
                     q.retain_goal_moves(self.goal, &mut v);
                 }
-                let r: Vec<LineMove> = v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(q, d)).collect();
+                let r: Vec<LineMove> =
+                    v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(self.ctx, q, d)).collect();
                 (!r.is_empty()).then_some(r)
             }
             SeriesEnd::SelfPlay => {
                 if forced(q, self.goal) {
                     let mut v = Vec::new();
                     q.moves(&mut v);
-                    Some(v.iter().map(|&d| line_move(q, d)).collect())
+                    Some(v.iter().map(|&d| line_move(self.ctx, q, d)).collect())
                 } else {
                     None
                 }
@@ -78,7 +79,7 @@ impl<G: Game> Series<'_, G> {
                 let r: Vec<LineMove> = v
                     .iter()
                     .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached(self.goal))
-                    .map(|&d| line_move(q, d))
+                    .map(|&d| line_move(self.ctx, q, d))
                     .collect();
                 (!r.is_empty()).then_some(r)
             }
@@ -91,7 +92,7 @@ impl<G: Game> Series<'_, G> {
         let mut line: Line = Vec::with_capacity(prefix.len() + 1);
         let mut p = self.root.clone();
         for (i, &m) in prefix.iter().enumerate() {
-            line.push(line_move(&p, m));
+            line.push(line_move(self.ctx, &p, m));
             p = p.play(m);
             if i + 1 < prefix.len() {
                 p = p.pass();
@@ -113,7 +114,7 @@ impl<G: Game> Series<'_, G> {
     /// while the series side has `k` moves to mate; in `ser-h#` the series side has `k`
     /// moves and is then mated in one. `false` for the other stipulations.
     fn goal_unreachable(&self, p: &G, k: u32) -> bool {
-        if needs_check(self.goal).is_none() {
+        if !matches!(self.goal, Goal::Mate | Goal::Stalemate) {
             return false;
         }
         let (mated, mated_moves, mating_moves) = match self.end {
@@ -132,7 +133,6 @@ impl<G: Game> Series<'_, G> {
     /// The plan ([`Game::plan`]) of `p` (series side to move, up to `k` moves left): as
     /// [`Series::goal_unreachable`] sees the sides.
     fn plan(&self, p: &G, k: u32) -> Option<G::Plan> {
-        needs_check(self.goal)?;
         // Stalemate pictures (the king's flights only) made ser-h= slower (measured:
         // Popeye-regression #107 ser-h=8 0.5 s -> 4.3 s): mate only.
         if self.goal != Goal::Mate {
@@ -165,7 +165,7 @@ impl<G: Game> Series<'_, G> {
         }
         // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
         // (in the same order).
-        let mateable = (self.end == SeriesEnd::Help && needs_check(self.goal).is_some()).then(|| {
+        let mateable = (self.end == SeriesEnd::Help && matches!(self.goal, Goal::Mate | Goal::Stalemate)).then(|| {
             let mut v = moves.clone();
             p.retain_before_goal_in_one(self.goal, &mut v);
             v

@@ -64,7 +64,7 @@ mod tables;
 
 use crate::geometry::{Square, Xiangqi9x10};
 use crate::piece::{Color, Lang};
-use crate::rules::{Game, Goal};
+use crate::rules::{Game, Goal, Notation};
 use arrayvec::ArrayVec;
 use tables::{POINTS, TABLES, in_palace};
 use thiserror::Error;
@@ -686,6 +686,17 @@ impl Game for XiangqiPosition {
     /// ICCS coordinates (`h2e2`); the language does not apply.
     fn move_text(&self, m: XMove, _lang: Lang) -> String {
         self.iccs(m)
+    }
+    /// ICCS, or WXF (`C2.5`) with [`Notation::Wxf`].
+    fn move_text_in(&self, m: XMove, _lang: Lang, notation: Notation) -> String {
+        match notation {
+            Notation::Native => self.iccs(m),
+            Notation::Wxf => self.wxf(m),
+        }
+    }
+    /// ICCS (`h2e2`, `h2-e2`) or WXF (`C2.5`, `H2+3`, `+R.5`).
+    fn parse_move(&self, text: &str) -> Option<XMove> {
+        XiangqiPosition::parse_move(self, text)
     }
     fn gives_check(&self, m: XMove) -> bool {
         XiangqiPosition::gives_check(self, m)
