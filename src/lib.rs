@@ -1,7 +1,7 @@
 //! feerie: a chess-problem solver.
 //!
 //! Data flows one way: a problem file is read by [`problem`] into a `Problem`, solved by
-//! [`solve`], judged by [`verify`] and written by [`report`]. The rules live in [`rules`],
+//! [`solve`], judged by [`verify`] into a [`record`] and written by [`report`]. The rules live in [`rules`],
 //! over [`position`], [`piece`] and [`geometry`].
 #![deny(missing_docs)]
 #![allow(clippy::needless_range_loop)]
@@ -12,6 +12,7 @@ pub mod notation;
 pub mod piece;
 pub mod position;
 pub mod problem;
+pub mod record;
 pub mod report;
 pub mod rules;
 pub mod solve;

@@ -14,6 +14,8 @@ use crate::geometry::{Bitboard, Chess8x8, Square, Squares};
 use crate::piece::{Color, Kind, Piece};
 use thiserror::Error;
 
+pub mod fen;
+
 /// Castling right bits.
 pub mod castle {
     /// White king side (e1/h1).
@@ -210,6 +212,19 @@ impl PartialEq for Position {
     }
 }
 impl Eq for Position {}
+
+/// The squares from which a pawn of `c` attacks `s` (the squares a pawn of the other colour
+/// on `s` would attack): diagonally behind `s` from `c`'s side.
+#[inline]
+fn pawn_attackers(c: Color, s: Square) -> u64 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let b = 1u64 << s.0;
+    match c {
+        Color::White => ((b >> 9) & !FILE_H) | ((b >> 7) & !FILE_A),
+        Color::Black => ((b << 7) & !FILE_H) | ((b << 9) & !FILE_A),
+    }
+}
 
 /// Zobrist keys, built once.
 pub(crate) struct Zobrist {
@@ -486,7 +501,7 @@ impl Position {
     pub(crate) fn normalize_ep(&mut self) {
         if let Some(ep) = self.ep {
             let us = self.side;
-            let attackers = crate::rules::chess::pawn_attacks(us.opponent(), ep) & self.pieces(us, Kind::Pawn);
+            let attackers = pawn_attackers(us, ep) & self.pieces(us, Kind::Pawn);
             if attackers == 0 {
                 self.ep = None;
             }
@@ -678,19 +693,28 @@ impl Position {
 
     /// Reads a FEN (see [`crate::notation::parse_fen`]).
     pub fn from_fen(fen: &str) -> Result<Position, PositionError> {
-        let setup = crate::notation::parse_fen(fen)?;
+        let setup = fen::parse_fen(fen)?;
         Position::from_setup(&setup)
     }
 
     /// Writes the position as FEN (see [`crate::notation::write_fen`]).
     pub fn to_fen(&self) -> String {
-        crate::notation::write_fen(self)
+        fen::write_fen(self)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pawn_attackers_are_the_other_colours_pawn_attacks() {
+        for s in 0..64u8 {
+            for c in Color::BOTH {
+                assert_eq!(pawn_attackers(c, Square(s)), crate::rules::chess::pawn_attacks(c.opponent(), Square(s)), "{s} {c:?}");
+            }
+        }
+    }
 
     #[test]
     fn setup_errors_are_typed() {
@@ -728,14 +752,14 @@ mod tests {
         // times 62 empty squares is more drops than a move list holds. The setup is refused
         // (it used to panic in the move generator 34 plies later).
         let rich = "8/2k5/8/8/7K/Q7/(AM)(MA)(VA)(PA)(LE)(PR)(EM)(MO)/(GI)(Z)(CA)(G)(N)NBR w - - 0 1";
-        let mut setup = crate::notation::parse_fen(rich).unwrap();
+        let mut setup = fen::parse_fen(rich).unwrap();
         assert!(Position::from_setup(&setup).is_ok());
         setup.reserve_rule = ReserveRule { white: true, black: false };
         assert!(matches!(Position::from_setup(&setup), Err(PositionError::TooRich(_))));
         let r = std::panic::catch_unwind(|| Position::from_fen(rich).unwrap().set_reserve_rule(ReserveRule { white: true, black: false }));
         assert!(r.is_err());
         // Realistic Réserve problems stay well within: full armies, and three fairy kinds.
-        let mut setup = crate::notation::parse_fen("r(g)bqk(n)nr/pppppppp/8/8/8/8/PPPPPPPP/R(AM)BQKBNR w KQkq - 0 1").unwrap();
+        let mut setup = fen::parse_fen("r(g)bqk(n)nr/pppppppp/8/8/8/8/PPPPPPPP/R(AM)BQKBNR w KQkq - 0 1").unwrap();
         setup.reserve_rule = ReserveRule { white: true, black: true };
         assert!(Position::from_setup(&setup).is_ok());
     }

@@ -28,8 +28,9 @@
 
 use crate::piece::{Color, Kind, Lang};
 use crate::problem::{Diagram, DiagramPiece, Figure, Loaded, Meta, Problem, Rules};
+use crate::record::VerdictKind;
 use crate::report::Record;
-use crate::verify::{VerdictKind, record_text};
+use crate::report::text::record_text;
 use std::fmt::Write as _;
 
 /// Escapes text for HTML content and attribute values.
@@ -712,7 +713,7 @@ fn ready_section(out: &mut String, rows: &mut Vec<IndexRow>, seq: usize, p: &Pro
     let twinned = records.len() > 1 || records.iter().any(|r| r.twin != "a");
     for r in records {
         let v = variants.iter().find(|v| v.label == r.twin);
-        let diagram = Diagram::of_position(v.map_or(&p.position, |v| &v.position));
+        let diagram = v.map_or(&p.position, |v| &v.position).diagram();
         let options = v.map_or_else(|| p.options.keywords(), |v| v.options.keywords());
         let anchor = anchor_for(seq, Some(&r.twin));
         let label = twinned.then(|| {
@@ -927,7 +928,7 @@ mod tests {
 
     fn diagram_of(text: &str) -> Diagram {
         match &load_str(text, "t.yaml")[0] {
-            Loaded::Ready(p) => Diagram::of_position(&p.position),
+            Loaded::Ready(p) => p.position.diagram(),
             Loaded::Unsupported { diagram: Some(d), .. } => (**d).clone(),
             other => panic!("{other:?}"),
         }

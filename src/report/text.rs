@@ -3,6 +3,7 @@
 
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
+use crate::record::Record;
 use crate::solve::{Line, Node, Phase};
 
 fn with_mark(mv: &str, mark: &str) -> String {
@@ -242,6 +243,26 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         }
     }
     out
+}
+
+/// Text of one record, Popeye-like, in `lang`.
+pub fn record_text(r: &Record, stip: Option<&crate::problem::Stipulation>, lang: Lang) -> String {
+    let mut s = format!("{} #{}", r.file, r.document);
+    if r.twin != "a" || !r.twin_change.is_empty() {
+        s.push_str(&format!(" twin {}) {}", r.twin, r.twin_change));
+    }
+    s.push_str(&format!("  {}  {}\n", r.stipulation, r.title));
+    if let Some(res) = &r.reserve {
+        s.push_str(&reserve_line(res, lang));
+        s.push('\n');
+    }
+    if let Some(st) = stip {
+        for ph in &r.tree {
+            s.push_str(&phase(st, ph, lang));
+        }
+    }
+    s.push_str(&format!("verdict: {} ({}), {} ms\n", r.verdict, r.reason, r.elapsed_ms));
+    s
 }
 
 #[cfg(test)]
