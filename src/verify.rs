@@ -17,69 +17,13 @@
 
 use crate::piece::Lang;
 use crate::problem::stipulation::Play;
-use crate::problem::{Loaded, Problem, StatedTwin, Variant};
-use crate::report::Record;
+use crate::problem::{GamePosition, Loaded, Problem, StatedTwin, Variant};
+pub use crate::record::VerdictKind;
+use crate::record::{Record, ReserveState};
+use crate::rules::{Game, Notation};
 use crate::solve::{Phase, SolveOptions, solve};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 use std::time::Instant;
-
-/// The verdict on one problem (or twin).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-pub enum VerdictKind {
-    /// The stated solution is exactly what exists.
-    #[serde(rename = "sound")]
-    Sound,
-    /// More solutions than intended.
-    #[serde(rename = "cooked")]
-    Cooked,
-    /// No solution at all.
-    #[serde(rename = "no solution")]
-    NoSolution,
-    /// The stated solution is not (all) among those found, or fewer solutions than intended.
-    #[serde(rename = "differs")]
-    Differs,
-    /// A feature not supported yet.
-    #[serde(rename = "unsupported")]
-    Unsupported,
-    /// The input is broken.
-    #[serde(rename = "invalid")]
-    Invalid,
-    /// The time limit ran out (or the run was interrupted).
-    #[serde(rename = "timed out")]
-    TimedOut,
-}
-
-impl VerdictKind {
-    /// The word used in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VerdictKind::Sound => "sound",
-            VerdictKind::Cooked => "cooked",
-            VerdictKind::NoSolution => "no solution",
-            VerdictKind::Differs => "differs",
-            VerdictKind::Unsupported => "unsupported",
-            VerdictKind::Invalid => "invalid",
-            VerdictKind::TimedOut => "timed out",
-        }
-    }
-    /// Every kind, in report order.
-    pub const ALL: [VerdictKind; 7] = [
-        VerdictKind::Sound,
-        VerdictKind::Cooked,
-        VerdictKind::NoSolution,
-        VerdictKind::Differs,
-        VerdictKind::Unsupported,
-        VerdictKind::Invalid,
-        VerdictKind::TimedOut,
-    ];
-}
-
-impl fmt::Display for VerdictKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// A verdict with its explanation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,53 +143,113 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
         }
     };
     let count = variants.len();
-    let mut out = Vec::new();
-    for (i, v) in variants.iter().enumerate() {
-        let start = Instant::now();
-        let opts = options_for(v, base);
-        let solved = solve(&v.position, &v.stipulation, &opts);
-        let battle = is_battle(v);
-        let mut solutions = Vec::new();
-        let mut tries = Vec::new();
-        for ph in &solved.phases {
-            solutions.extend(solutions_of(battle, ph));
-            tries.extend(ph.tries.iter().map(|t| vec![t.mv.clone()]));
-        }
-        let stated = stated_for(p, &v.label, i, count);
-        let found: Vec<String> = solutions.iter().map(|s| s.join(" ")).collect();
-        let stated_list: Option<Vec<String>> =
-            stated.map(|t| if battle { t.keys.clone() } else { t.lines.iter().map(|l| l.join(" ")).collect() });
-        let usable = !opts.post_key && stated.is_some_and(|t| !t.illegal) && p.stated.as_ref().is_some_and(|s| s.problems.is_empty());
-        let intended = if count > 1 { None } else { p.intended_solutions };
-        let mut verdict = judge_sets(
-            &found,
-            if usable { stated_list.as_deref() } else { None },
-            intended,
-            usable && stated.is_some_and(|t| t.no_solution),
-        );
-        if !solved.complete {
-            verdict.kind = VerdictKind::TimedOut;
-            verdict.reason = format!("stopped before the search ended; {} found so far", found.len());
-        }
-        out.push(Record {
-            file: p.file.clone(),
-            document: p.document,
-            twin: v.label.clone(),
-            twin_change: if v.label == "a" { String::new() } else { v.description.clone() },
-            stipulation: v.stipulation.to_string(),
-            title: title.clone(),
-            verdict: verdict.kind,
-            reason: verdict.reason,
-            solutions,
-            tries,
-            tree: solved.phases,
-            stated: p.stated.as_ref().map(|s| s.text.clone()),
-            elapsed_ms: start.elapsed().as_millis() as u64,
-            nodes: solved.nodes,
-            reserve: crate::report::ReserveState::of(&v.position),
-        });
+    variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let start = Instant::now();
+            let opts = options_for(v, base);
+            let stated = stated_for(p, &v.label, i, count);
+            // The one place where a problem picks its game: below, all is generic.
+            let (solved, stated, reserve) = match &v.position {
+                GamePosition::Chess(pos) => (solve(pos, &v.stipulation, &opts), stated.cloned(), ReserveState::of(pos)),
+                GamePosition::Xiangqi(pos) => {
+                    let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
+                    (solve(pos, &v.stipulation, &opts), stated, None)
+                }
+            };
+            judge_variant(p, v, &opts, Outcome { solved, stated, reserve }, count, &title, start)
+        })
+        .collect()
+}
+
+/// The stated solution of a twin with its moves read in `pos`'s game and written as the
+/// solver writes them (in `notation`), so that both compare as text: keys from the diagram,
+/// help and series lines replayed move by move (a move that is not legal where it stands is
+/// tried after a pass, as in series play). A move that cannot be read is kept as written, so
+/// that the verdict shows it as not found.
+pub fn restate<G: Game>(pos: &G, t: &StatedTwin, notation: Notation, battle: bool) -> StatedTwin {
+    let mut out = t.clone();
+    let write = |p: &G, text: &str| p.parse_move(text).map(|m| (p.move_text_in(m, Lang::En, notation), p.play(m)));
+    out.keys = t.keys.iter().map(|k| write(pos, k).map_or_else(|| k.clone(), |(w, _)| w)).collect();
+    out.tries = t.tries.iter().map(|k| write(pos, k).map_or_else(|| k.clone(), |(w, _)| w)).collect();
+    if !battle {
+        out.lines = t
+            .lines
+            .iter()
+            .map(|line| {
+                let mut p = pos.clone();
+                let mut lost = false;
+                line.iter()
+                    .map(|mv| {
+                        if lost {
+                            return mv.clone();
+                        }
+                        match write(&p, mv).or_else(|| write(&p.pass(), mv)) {
+                            Some((w, q)) => {
+                                p = q;
+                                w
+                            }
+                            None => {
+                                lost = true;
+                                mv.clone()
+                            }
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
     }
     out
+}
+
+/// What the game-specific part of a check gives the game-neutral judge.
+struct Outcome {
+    solved: crate::solve::Solved,
+    /// The stated part for the variant, its moves written as the solver writes them.
+    stated: Option<StatedTwin>,
+    reserve: Option<ReserveState>,
+}
+
+/// Judges one variant's solve against its stated part and writes its record.
+fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, count: usize, title: &str, start: Instant) -> Record {
+    let Outcome { solved, stated, reserve } = o;
+    let stated = stated.as_ref();
+    let battle = is_battle(v);
+    let mut solutions = Vec::new();
+    let mut tries = Vec::new();
+    for ph in &solved.phases {
+        solutions.extend(solutions_of(battle, ph));
+        tries.extend(ph.tries.iter().map(|t| vec![t.mv.clone()]));
+    }
+    let found: Vec<String> = solutions.iter().map(|s| s.join(" ")).collect();
+    let stated_list: Option<Vec<String>> =
+        stated.map(|t| if battle { t.keys.clone() } else { t.lines.iter().map(|l| l.join(" ")).collect() });
+    let usable = !opts.post_key && stated.is_some_and(|t| !t.illegal) && p.stated.as_ref().is_some_and(|s| s.problems.is_empty());
+    let intended = if count > 1 { None } else { p.intended_solutions };
+    let mut verdict =
+        judge_sets(&found, if usable { stated_list.as_deref() } else { None }, intended, usable && stated.is_some_and(|t| t.no_solution));
+    if !solved.complete {
+        verdict.kind = VerdictKind::TimedOut;
+        verdict.reason = format!("stopped before the search ended; {} found so far", found.len());
+    }
+    Record {
+        file: p.file.clone(),
+        document: p.document,
+        twin: v.label.clone(),
+        twin_change: if v.label == "a" { String::new() } else { v.description.clone() },
+        stipulation: v.stipulation.to_string(),
+        title: title.to_string(),
+        verdict: verdict.kind,
+        reason: verdict.reason,
+        solutions,
+        tries,
+        tree: solved.phases,
+        stated: p.stated.as_ref().map(|s| s.text.clone()),
+        elapsed_ms: start.elapsed().as_millis() as u64,
+        nodes: solved.nodes,
+        reserve,
+    }
 }
 
 /// The record of a document that is not solved (unsupported or invalid).
@@ -274,26 +278,6 @@ pub fn record_unsolved(l: &Loaded) -> Option<Record> {
         }
         Loaded::Invalid(e) => Some(blank(&e.file, e.document, String::new(), e.first_line.clone(), VerdictKind::Invalid, e.to_string())),
     }
-}
-
-/// Text of one record, Popeye-like, in `lang`.
-pub fn record_text(r: &Record, stip: Option<&crate::problem::Stipulation>, lang: Lang) -> String {
-    let mut s = format!("{} #{}", r.file, r.document);
-    if r.twin != "a" || !r.twin_change.is_empty() {
-        s.push_str(&format!(" twin {}) {}", r.twin, r.twin_change));
-    }
-    s.push_str(&format!("  {}  {}\n", r.stipulation, r.title));
-    if let Some(res) = &r.reserve {
-        s.push_str(&crate::report::text::reserve_line(res, lang));
-        s.push('\n');
-    }
-    if let Some(st) = stip {
-        for ph in &r.tree {
-            s.push_str(&crate::report::text::phase(st, ph, lang));
-        }
-    }
-    s.push_str(&format!("verdict: {} ({}), {} ms\n", r.verdict, r.reason, r.elapsed_ms));
-    s
 }
 
 #[cfg(test)]

@@ -123,15 +123,17 @@ fn report_dom_in_chromium() {
     assert_eq!(dom.matches("class=\"dark\"").count(), 6 * 32);
     // Verdicts, in the summary and at each problem.
     for (class, word, n) in
-        [("v-sound", "sound", 4), ("v-cooked", "cooked", 1), ("v-invalid", "invalid", 1), ("v-unsupported", "unsupported", 2)]
+        [("v-sound", "sound", 5), ("v-cooked", "cooked", 1), ("v-invalid", "invalid", 1), ("v-unsupported", "unsupported", 1)]
     {
         let badge = format!("<span class=\"verdict {class}\">{word}</span>");
         // Count table + index rows + the problem heading and twin panels.
         assert!(dom.matches(&badge).count() > n, "{badge}");
     }
     assert!(dom.contains(
-        "<tr class=\"count\" data-verdict=\"sound\"><td><span class=\"verdict v-sound\">sound</span></td><td class=\"n\">4</td></tr>"
+        "<tr class=\"count\" data-verdict=\"sound\"><td><span class=\"verdict v-sound\">sound</span></td><td class=\"n\">5</td></tr>"
     ));
+    // The Xiangqi problem solved: its tree in ICCS, checks and the no-move mate marked.
+    assert!(dom.contains("   1.g7e7 + !\n      1...c5e7\n          2.d8e8 +"), "{dom}");
     assert!(dom.contains(
         "<tr class=\"count\" data-verdict=\"cooked\"><td><span class=\"verdict v-cooked\">cooked</span></td><td class=\"n\">1</td></tr>"
     ));

@@ -98,9 +98,9 @@ fn corpus_copies_load() {
         let (r, u, i) = check_file(&f);
         total = (total.0 + r, total.1 + u, total.2 + i);
     }
-    // 457 documents: 22 Xiangqi (unsupported), 8 with Popeye options we do not support, and 3
-    // illegal diagrams.
-    assert_eq!(total, (424, 30, 3));
+    // 457 documents: 446 ready (22 of them Xiangqi), 8 with Popeye options we do not support,
+    // and 3 illegal diagrams.
+    assert_eq!(total, (446, 8, 3));
 }
 
 #[test]
@@ -190,8 +190,13 @@ fn show_exit_codes() {
     assert_eq!(ok.status.code(), Some(0));
     let out = String::from_utf8_lossy(&ok.stdout);
     assert!(out.contains("♔") && out.contains("valid"));
-    // Xiangqi is reported as unsupported, which is not an input error.
+    // Xiangqi: the 9×10 points with the river and the palaces, Red and Black, ICCS names.
     let x = std::process::Command::new(exe).arg("show").arg(root.join("tests/data/corpus/xiangqi-mates.yaml")).output().unwrap();
     assert_eq!(x.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&x.stdout).contains("unsupported: xiangqi rules are not supported yet"));
+    let out = String::from_utf8_lossy(&x.stdout);
+    assert!(out.contains("river") && out.contains("     a b c d e f g h i"), "{out}");
+    assert!(out.contains("  Red: Kf0 Nd7 Rc0 Rg7 Pd8 Pg8 (6)"), "{out}");
+    assert!(out.contains(" 0 │ · · R + + K · · · │"), "{out}");
+    assert!(out.contains("Red to move; FEN 4k4/3P2P2/b2N2R2/7r1/2b6/9/9/3n5/4p3r/2R2K3 w"), "{out}");
+    assert!(!out.contains("unsupported"), "{out}");
 }

@@ -251,7 +251,7 @@ fn tries_refuted_by_a_drop_that_parries_check() {
     let Loaded::Ready(p) = &docs[4] else { panic!("document 5") };
     let a = &p.variants().unwrap()[0];
     let o = SolveOptions { tries: true, ..opts() };
-    let s = feerie::solve::solve(&a.position, &a.stipulation, &o);
+    let s = feerie::solve::solve(a.position.as_chess().expect("a chess problem"), &a.stipulation, &o);
     let tries: Vec<(String, Vec<String>)> = s.phases[0].tries.iter().map(|t| (t.mv.clone(), moves(&t.refutations))).collect();
     assert_eq!(tries, [v("Re3-a3", &["Pa7↓"]), v("Re3-e8", &["Ka8-a7"])]);
 }

@@ -4,11 +4,9 @@
 //! Exit code 0 when every document is valid input (problems that use something not supported
 //! yet are reported as such), 2 when a document is invalid or a file cannot be read.
 
-use crate::geometry::Square;
 use crate::piece::{Color, Kind, Piece};
-use crate::position::Position;
 use crate::problem::options::reserve_name;
-use crate::problem::{Loaded, Meta, Problem, load_path};
+use crate::problem::{Diagram, Figure, Loaded, Meta, Problem, Rules, load_path};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -46,45 +44,81 @@ pub fn piece_cell(p: Piece) -> String {
     format!("{sym} ")
 }
 
-/// A Unicode diagram of a chess position, White at the bottom.
-pub fn diagram(p: &Position) -> String {
+/// A text diagram, the bottom side (White, Red in Xiangqi) at the bottom: Unicode symbols on
+/// the 8×8 board (Cheskers: the light squares blank); in Xiangqi the 9×10 points with
+/// the piece letters (upper case Red), the palaces' empty points as `+` and the river.
+pub fn diagram(d: &Diagram) -> String {
+    let (files, ranks) = (d.files(), d.ranks());
+    let at = |file: u8, rank: u8| d.pieces.iter().find(|p| p.file == file && p.rank == rank);
+    let width = 2 * files as usize + 1;
     let mut s = String::new();
-    s.push_str("   ┌─────────────────┐\n");
-    for rank in (0..8u8).rev() {
-        let _ = write!(s, " {} │ ", rank + 1);
-        for file in 0..8u8 {
-            match p.piece_at(Square(rank * 8 + file)) {
-                Some(pc) => s.push_str(&piece_cell(pc)),
+    let _ = writeln!(s, "   ┌{}┐", "─".repeat(width));
+    for rank in (0..ranks).rev() {
+        if d.rules == Rules::Xiangqi && rank == 4 {
+            let river = " river ";
+            let side = (width - river.len()) / 2;
+            let _ = writeln!(s, "   │{}{river}{}│", "~".repeat(side), "~".repeat(width - river.len() - side));
+        }
+        let _ = write!(s, "{:>2} │ ", rank as u32 + d.first_rank() as u32);
+        for file in 0..files {
+            match at(file, rank) {
+                Some(p) => s.push_str(&figure_cell(p.color, p.figure)),
+                None if d.rules == Rules::Xiangqi && in_palace(file, rank) => s.push_str("+ "),
+                None if d.rules == Rules::Cheskers && (file + rank) % 2 == 1 => s.push_str("  "),
                 None => s.push_str("· "),
             }
         }
         s.push_str("│\n");
     }
-    s.push_str("   └─────────────────┘\n");
-    s.push_str("     a b c d e f g h\n");
+    let _ = writeln!(s, "   └{}┘", "─".repeat(width));
+    let letters: Vec<String> = (0..files).map(|f| ((b'a' + f) as char).to_string()).collect();
+    let _ = writeln!(s, "     {}", letters.join(" "));
     s
 }
 
-fn piece_list(p: &Position, c: Color) -> String {
-    let mut v = Vec::new();
-    for &k in Kind::ALL {
-        for i in 0..64u8 {
-            if p.piece_at(Square(i)) == Some(Piece::new(c, k)) {
-                v.push(format!("{}{}", k.code(), crate::position::sq_name(Square(i))));
-            }
-        }
+/// Whether a Xiangqi point is in a palace (files d–f, ranks 0–2 and 7–9).
+fn in_palace(file: u8, rank: u8) -> bool {
+    (3..=5).contains(&file) && (rank <= 2 || rank >= 7)
+}
+
+/// One cell of a text diagram: a chess piece as [`piece_cell`], a Xiangqi piece as its letter
+/// (upper case Red, lower case Black).
+fn figure_cell(color: Color, figure: Figure) -> String {
+    match figure {
+        Figure::Chess(kind) => piece_cell(Piece::new(color, kind)),
+        Figure::Xiangqi(c) => format!("{} ", if color == Color::White { c } else { c.to_ascii_lowercase() }),
     }
+}
+
+/// The pieces of one side in a diagram: codes and square names, kind by kind.
+fn piece_list(d: &Diagram, c: Color) -> String {
+    let order = |f: &Figure| match f {
+        Figure::Chess(k) => Kind::ALL.iter().position(|x| x == k).unwrap_or(usize::MAX),
+        Figure::Xiangqi(l) => "KABNRCP".find(*l).unwrap_or(usize::MAX),
+    };
+    let mut ps: Vec<_> = d.pieces.iter().filter(|p| p.color == c).collect();
+    ps.sort_by_key(|p| (order(&p.figure), p.rank, p.file));
+    let v: Vec<String> = ps
+        .iter()
+        .map(|p| {
+            let code = match p.figure {
+                Figure::Chess(k) => k.code().to_string(),
+                Figure::Xiangqi(l) => l.to_string(),
+            };
+            format!("{code}{}", d.square_name(p.file, p.rank))
+        })
+        .collect();
     format!("{} ({})", v.join(" "), v.len())
 }
 
-fn reserve_text(p: &Position, c: Color) -> String {
-    let mut v = Vec::new();
-    for &k in Kind::ALL {
-        for _ in 0..p.reserve_count(c, k) {
-            v.push(k.code());
-        }
-    }
+fn reserve_text(d: &Diagram, c: Color) -> String {
+    let v: Vec<&str> = d.reserves[c.index()].iter().map(|k| k.code()).collect();
     if v.is_empty() { "—".into() } else { v.join(" ") }
+}
+
+/// The names of the two sides of a rule system: White and Black, Red and Black in Xiangqi.
+fn side_names(rules: Rules) -> [&'static str; 2] {
+    if rules == Rules::Xiangqi { ["Red", "Black"] } else { ["White", "Black"] }
 }
 
 fn meta_lines(meta: &Meta, out: &mut String) {
@@ -106,16 +140,13 @@ fn meta_lines(meta: &Meta, out: &mut String) {
 pub fn show_problem(p: &Problem) -> String {
     let mut out = String::new();
     meta_lines(&p.meta, &mut out);
-    out.push_str(&diagram(&p.position));
-    let _ = writeln!(out, "  White: {}", piece_list(&p.position, Color::White));
-    let _ = writeln!(out, "  Black: {}", piece_list(&p.position, Color::Black));
-    if let Some(r) = reserve_name(p.position.reserve_rule()) {
-        let _ = writeln!(
-            out,
-            "  Reserves ({r}): white {}, black {}",
-            reserve_text(&p.position, Color::White),
-            reserve_text(&p.position, Color::Black)
-        );
+    let d = p.position.diagram();
+    let names = side_names(d.rules);
+    out.push_str(&diagram(&d));
+    let _ = writeln!(out, "  {}: {}", names[0], piece_list(&d, Color::White));
+    let _ = writeln!(out, "  {}: {}", names[1], piece_list(&d, Color::Black));
+    if let Some(r) = reserve_name(p.options.reserve) {
+        let _ = writeln!(out, "  Reserves ({r}): white {}, black {}", reserve_text(&d, Color::White), reserve_text(&d, Color::Black));
     }
     let _ = write!(out, "  Stipulation: {}", p.stipulation);
     let kw = p.options.keywords();
@@ -123,12 +154,7 @@ pub fn show_problem(p: &Problem) -> String {
         let _ = write!(out, "   Options: {}", kw.join(", "));
     }
     out.push('\n');
-    let _ = writeln!(
-        out,
-        "  {} to move; FEN {}",
-        if p.position.side_to_move() == Color::White { "White" } else { "Black" },
-        p.position.to_fen()
-    );
+    let _ = writeln!(out, "  {} to move; FEN {}", names[p.position.side_to_move().index()], p.position.to_fen());
     if let Some(n) = p.intended_solutions {
         let _ = writeln!(out, "  Intended solutions: {n}");
     }
@@ -194,9 +220,12 @@ pub fn show_file(path: &Path, out: &mut String) -> bool {
                     }
                 }
             }
-            Loaded::Unsupported { file, document, line, first_line, reason, meta, stipulation_text, .. } => {
+            Loaded::Unsupported { file, document, line, first_line, reason, meta, stipulation_text, diagram: d, .. } => {
                 let _ = writeln!(out, "{file}, document {document} (line {line}): {first_line}");
                 meta_lines(meta, out);
+                if let Some(d) = d {
+                    out.push_str(&diagram(d));
+                }
                 let _ = writeln!(out, "  Stipulation: {stipulation_text}");
                 let _ = writeln!(out, "  unsupported: {reason}");
             }

@@ -2,9 +2,11 @@
 
 use crate::piece::Lang;
 use crate::problem::{Loaded, load_path};
+use crate::report::text::record_text;
 use crate::report::{Record, json_line, yaml_doc};
+use crate::rules::Notation;
 use crate::solve::{Progress, SolveOptions};
-use crate::verify::{check_problem, record_text, record_unsolved};
+use crate::verify::{check_problem, record_unsolved};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -48,7 +50,26 @@ impl From<LangArg> for Lang {
     }
 }
 
-/// Search limits shared by `solve`, `check` and `report`.
+/// Move notation of Xiangqi problems (chess problems are always written in Popeye's notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum NotationArg {
+    /// ICCS coordinates: `h2e2`.
+    #[default]
+    Iccs,
+    /// WXF: `C2.5`, `H2+3`, front and rear pieces `R+.3`.
+    Wxf,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Iccs => Notation::Native,
+            NotationArg::Wxf => Notation::Wxf,
+        }
+    }
+}
+
+/// Search limits and move notation shared by `solve`, `check` and `report`.
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Threads (default: all cores).
@@ -60,6 +81,10 @@ pub struct LimitArgs {
     /// Seconds per problem before giving up ("timed out" with what was found).
     #[arg(long)]
     pub timeout: Option<f64>,
+    /// Move notation of Xiangqi problems: ICCS (`h2e2`) or WXF (`C2.5`); stated solutions are
+    /// read in either.
+    #[arg(long, value_enum, default_value_t = NotationArg::Iccs)]
+    pub notation: NotationArg,
 }
 
 impl LimitArgs {
@@ -70,6 +95,7 @@ impl LimitArgs {
             hash_mb: self.hash_mb,
             timeout: self.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
             cancel: Some(cancel),
+            notation: self.notation.into(),
             ..SolveOptions::default()
         }
     }

@@ -3,8 +3,8 @@
 
 use super::error::Fault;
 use super::yaml::{field, kind_of, texts, untag};
-use crate::geometry::{Shape, Square, Xiangqi9x10, regions};
-use crate::piece::{Color, Component, Kind, Lines, reach};
+use crate::geometry::{Square, regions};
+use crate::piece::{Color, Kind};
 use serde_yaml::Value;
 
 /// Piece attributes Popeye knows (prefixed words): not supported yet.
@@ -218,48 +218,37 @@ pub(crate) fn default_castling(pieces: &[(Square, crate::piece::Piece)]) -> u8 {
 // ---------------------------------------------------------------------------------------------
 // Xiangqi
 
-/// Xiangqi piece kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum XKind {
-    General,
-    Advisor,
-    Elephant,
-    Horse,
-    Chariot,
-    Cannon,
-    Soldier,
+pub(crate) use crate::rules::xiangqi::XiangqiKind as XKind;
+
+/// A Xiangqi kind from its letter in a problem file (`K A B N R C P`, also `G` general, `E`
+/// elephant, `H` horse, `S` soldier).
+fn xkind_from_code(c: &str) -> Option<XKind> {
+    match c.to_ascii_uppercase().as_str() {
+        "G" => Some(XKind::General),
+        "S" => Some(XKind::Soldier),
+        c if c.chars().count() == 1 => c.chars().next().and_then(XKind::from_letter),
+        _ => None,
+    }
 }
 
-impl XKind {
-    fn from_code(c: &str) -> Option<XKind> {
-        Some(match c.to_ascii_uppercase().as_str() {
-            "K" | "G" => XKind::General,
-            "A" => XKind::Advisor,
-            "B" | "E" => XKind::Elephant,
-            "N" | "H" => XKind::Horse,
-            "R" => XKind::Chariot,
-            "C" => XKind::Cannon,
-            "P" | "S" => XKind::Soldier,
-            _ => return None,
-        })
+fn xkind_name(k: XKind) -> &'static str {
+    match k {
+        XKind::General => "general",
+        XKind::Advisor => "advisor",
+        XKind::Elephant => "elephant",
+        XKind::Horse => "horse",
+        XKind::Chariot => "chariot",
+        XKind::Cannon => "cannon",
+        XKind::Soldier => "soldier",
     }
-    fn name(self) -> &'static str {
-        match self {
-            XKind::General => "general",
-            XKind::Advisor => "advisor",
-            XKind::Elephant => "elephant",
-            XKind::Horse => "horse",
-            XKind::Chariot => "chariot",
-            XKind::Cannon => "cannon",
-            XKind::Soldier => "soldier",
-        }
-    }
-    fn most(self) -> usize {
-        match self {
-            XKind::General => 1,
-            XKind::Soldier => 5,
-            _ => 2,
-        }
+}
+
+/// The most pieces of a kind a side can have.
+fn xkind_most(k: XKind) -> usize {
+    match k {
+        XKind::General => 1,
+        XKind::Soldier => 5,
+        _ => 2,
     }
 }
 
@@ -285,7 +274,7 @@ fn side_name(c: Color) -> &'static str {
 pub(crate) fn xiangqi_pieces(raw: &[RawPiece]) -> Result<Vec<XPiece>, Fault> {
     raw.iter()
         .map(|p| {
-            let kind = XKind::from_code(&p.code).ok_or_else(|| {
+            let kind = xkind_from_code(&p.code).ok_or_else(|| {
                 Fault::on(
                     &["algebraic", p.list],
                     &p.text,
@@ -314,7 +303,7 @@ pub(crate) fn xiangqi_fen(fen: &str) -> Result<(Vec<XPiece>, Option<Color>), Str
                 file += d;
                 continue;
             }
-            let kind = XKind::from_code(&c.to_string()).ok_or_else(|| format!("bad FEN: unknown Xiangqi piece letter '{c}'"))?;
+            let kind = xkind_from_code(&c.to_string()).ok_or_else(|| format!("bad FEN: unknown Xiangqi piece letter '{c}'"))?;
             if file >= 9 {
                 return Err(format!("bad FEN: rank {rank} has more than 9 points"));
             }
@@ -360,9 +349,9 @@ pub(crate) fn check_xiangqi(pieces: &[XPiece], to_move: Color) -> Result<(), Fau
                     format!("{} has no general", cap(side_name(c))),
                 ));
             }
-            if n > k.most() {
+            if n > xkind_most(k) {
                 let p = pieces.iter().rfind(|p| p.color == c && p.kind == k).ok_or_else(|| Fault::at(&[], "internal"))?;
-                return Err(xfault(p, format!("{} has {n} {}s (at most {})", cap(side_name(c)), k.name(), k.most())));
+                return Err(xfault(p, format!("{} has {n} {}s (at most {})", cap(side_name(c)), xkind_name(k), xkind_most(k))));
             }
         }
     }
@@ -416,38 +405,20 @@ pub(crate) fn check_xiangqi(pieces: &[XPiece], to_move: Color) -> Result<(), Fau
             return Err(xfault(b, format!("the generals face each other on the {}-file", (b'a' + r.file) as char)));
         }
     }
-    // The side not to move must not be in check.
-    let them = to_move.opponent();
-    if let Some(g) = general(them) {
-        let occ: u128 = pieces.iter().fold(0, |a, p| a | 1u128 << idx(p));
-        let target = g.rank as usize * 9 + g.file as usize;
-        for p in pieces.iter().filter(|p| p.color == to_move) {
-            let from = Square(idx(p) as u8);
-            let attacks = match p.kind {
-                XKind::Chariot => reach::<Xiangqi9x10>(&[Component::Ride(1, 0)], from, occ).1,
-                XKind::Horse => reach::<Xiangqi9x10>(&[Component::Lame { a: 1, b: 2, via_long: true }], from, occ).1,
-                XKind::Cannon => reach::<Xiangqi9x10>(&[Component::Screen(Lines::Orthogonal)], from, occ).1,
-                XKind::Soldier => {
-                    let dir: i32 = if p.color == Color::White { 1 } else { -1 };
-                    let crossed = regions::own_half(p.color == Color::White) & (1u128 << idx(p)) == 0;
-                    let mut a = 0u128;
-                    let mut add = |df: i32, dr: i32| {
-                        if let Some(s) = Xiangqi9x10::square_at(p.file as i32 + df, p.rank as i32 + dr) {
-                            a |= 1u128 << s.0;
-                        }
-                    };
-                    add(0, dir);
-                    if crossed {
-                        add(1, 0);
-                        add(-1, 0);
-                    }
-                    a
-                }
-                _ => 0,
-            };
-            if attacks & (1u128 << target) != 0 {
+    // The side not to move must not be in check: the engine's own attack test says.
+    let general = |c: Color| pieces.iter().find(|p| p.color == c && p.kind == XKind::General);
+    let placed: Vec<_> = pieces.iter().map(|p| (Square(p.rank * 9 + p.file), p.color, p.kind)).collect();
+    match crate::rules::xiangqi::XiangqiPosition::from_pieces(&placed, to_move) {
+        Ok(_) => {}
+        Err(crate::rules::xiangqi::XiangqiError::OppositeCheck(_)) => {
+            let them = to_move.opponent();
+            if let Some(g) = general(them) {
                 return Err(xfault(g, format!("the side not to move ({}) is in check", side_name(them))));
             }
+        }
+        Err(e) => {
+            let key = if pieces.iter().any(|p| p.list == "fen") { "fen" } else { "algebraic" };
+            return Err(Fault::at(&[key], e.to_string()));
         }
     }
     Ok(())
@@ -625,6 +596,7 @@ mod tests {
 
     #[test]
     fn chess_shape_is_8x8() {
+        use crate::geometry::Shape;
         assert_eq!(crate::geometry::Chess8x8::FILES, CHESS.files);
     }
 }

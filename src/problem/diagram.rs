@@ -1,20 +1,22 @@
 //! A diagram for display: the board, the pieces on it and the reserves, for every rule system.
 //!
-//! A [`Problem`](super::Problem) keeps a full [`Position`]; a problem that is valid input but not
-//! supported yet (Xiangqi, Cheskers, an unsupported condition) keeps only this, so that reports can
-//! still draw it.
+//! A [`Problem`](super::Problem) keeps its game's position and gives its diagram on demand
+//! ([`GamePosition::diagram`](super::GamePosition::diagram)); a problem that is valid input but not
+//! supported yet (Cheskers, an unsupported condition) keeps only this, so that reports can still
+//! draw it. Reports see only diagrams, never a game's position.
 //!
 //! ```
 //! use feerie::problem::{Diagram, Figure, Rules, load_str, Loaded};
 //! let docs = load_str("rules: xiangqi\nstipulation: '#1'\nfen: 4k4/9/9/9/9/9/9/9/4A4/3K5 w\n", "x.yaml");
-//! let Loaded::Unsupported { diagram: Some(d), .. } = &docs[0] else { panic!("{docs:?}") };
+//! let Loaded::Ready(p) = &docs[0] else { panic!("{docs:?}") };
+//! let d = p.position.diagram();
 //! assert_eq!(d.rules, Rules::Xiangqi);
 //! assert_eq!((d.files(), d.ranks()), (9, 10));
 //! assert!(d.pieces.iter().any(|p| p.figure == Figure::Xiangqi('A') && (p.file, p.rank) == (4, 1)));
 //! ```
 
 use super::Rules;
-use super::board::{CKind, CPiece, XKind, XPiece};
+use super::board::{CKind, CPiece, XPiece};
 use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::{Position, Setup};
@@ -84,20 +86,26 @@ impl Diagram {
         Diagram { rules: Rules::Chess, pieces, reserves: s.reserves.clone() }
     }
 
+    /// The diagram of a Xiangqi position.
+    pub fn of_xiangqi_position(p: &crate::rules::xiangqi::XiangqiPosition) -> Diagram {
+        let pieces = (0..90u8)
+            .filter_map(|i| {
+                p.piece_at(Square(i)).map(|(color, kind)| DiagramPiece {
+                    color,
+                    figure: Figure::Xiangqi(kind.letter()),
+                    file: i % 9,
+                    rank: i / 9,
+                })
+            })
+            .collect();
+        Diagram { rules: Rules::Xiangqi, pieces, reserves: [Vec::new(), Vec::new()] }
+    }
+
     /// The diagram of Xiangqi pieces.
     pub(crate) fn of_xiangqi(ps: &[XPiece]) -> Diagram {
-        let letter = |k: XKind| match k {
-            XKind::General => 'K',
-            XKind::Advisor => 'A',
-            XKind::Elephant => 'B',
-            XKind::Horse => 'N',
-            XKind::Chariot => 'R',
-            XKind::Cannon => 'C',
-            XKind::Soldier => 'P',
-        };
         let pieces = ps
             .iter()
-            .map(|p| DiagramPiece { color: p.color, figure: Figure::Xiangqi(letter(p.kind)), file: p.file, rank: p.rank })
+            .map(|p| DiagramPiece { color: p.color, figure: Figure::Xiangqi(p.kind.letter()), file: p.file, rank: p.rank })
             .collect();
         Diagram { rules: Rules::Xiangqi, pieces, reserves: [Vec::new(), Vec::new()] }
     }
@@ -148,7 +156,7 @@ mod tests {
             "r.yaml",
         );
         let Loaded::Ready(p) = &docs[0] else { panic!("{docs:?}") };
-        let d = Diagram::of_position(&p.position);
+        let d = p.position.diagram();
         assert_eq!(d.rules, Rules::Chess);
         assert_eq!(d.pieces.len(), 4);
         assert!(d.pieces.contains(&DiagramPiece { color: Color::White, figure: Figure::Chess(Kind::Grasshopper), file: 3, rank: 3 }));

@@ -10,8 +10,11 @@ use super::stipulation::{Stipulation, StipulationError};
 use super::twins::{Twin, parse_twin};
 use super::yaml::{Locator, RawDoc, field, first_text_line, kind_of, scalar, shorten, texts, untag};
 use super::{Diagram, Loaded, Problem, Rules};
+use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::{Position, PositionError, Setup, sq_name};
+use crate::rules::Goal;
+use crate::rules::xiangqi::XiangqiPosition;
 use serde_yaml::{Mapping, Value};
 
 /// Where a document's faults are reported.
@@ -248,7 +251,7 @@ fn interpret(
     };
     let side = stipulation.map(|s| super::first_mover(&s, &options)).unwrap_or(Color::White);
     // Twins (read for every rule system, applied for chess).
-    let twins = read_twins(ctx, map, unsupported)?;
+    let twins = read_twins(ctx, map, rules, unsupported)?;
     let has_alg = field(map, "algebraic").is_some();
     let fen = field(map, "fen");
     if has_alg && fen.is_some() {
@@ -276,7 +279,46 @@ fn interpret(
                 };
                 board::check_xiangqi(&pieces, side)?;
                 sketch.diagram = Some(Diagram::of_xiangqi(&pieces));
-                unsupported.push("xiangqi rules are not supported yet".into());
+                let pos_key = if fen_text.is_some() { "fen" } else { "algebraic" };
+                if let Some(s) = stipulation
+                    && matches!(s.goal, Goal::Stalemate | Goal::DoubleStalemate)
+                {
+                    return Err(Fault::at(
+                        &["stipulation"],
+                        format!(
+                            "'{s}': in Xiangqi a side left without a legal move has lost, so there is no stalemate goal; write '#' for it"
+                        ),
+                    ));
+                }
+                if options.reserve.any() {
+                    return Err(Fault::at(&[opt_key], "Échecs Réserve is a chess condition: it does not apply to Xiangqi"));
+                }
+                if parsed.en_passant.is_some() || parsed.no_castling != 0 {
+                    return Err(Fault::at(&[opt_key], "Xiangqi has neither en passant nor castling"));
+                }
+                let placed: Vec<_> = pieces.iter().map(|p| (Square(p.rank * 9 + p.file), p.color, p.kind)).collect();
+                let position = XiangqiPosition::from_pieces(&placed, side).map_err(|e| Fault::at(&[pos_key], e.to_string()))?;
+                if !unsupported.is_empty() {
+                    return Ok(None);
+                }
+                let Some(stipulation) = stipulation else {
+                    return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
+                };
+                return Ok(Some(Problem {
+                    file: ctx.file.to_string(),
+                    document: ctx.doc.number,
+                    line: ctx.doc.offset + 1,
+                    first_line: ctx.first_line.clone(),
+                    rules,
+                    position: super::GamePosition::Xiangqi(position),
+                    stipulation,
+                    options,
+                    intended_solutions,
+                    twins,
+                    stated: None,
+                    meta: meta.clone(),
+                    castling_allowed: 0,
+                }));
             } else {
                 let pieces = match &fen_text {
                     Some(f) => board::cheskers_fen(f).map_err(|m| Fault::at(&["fen"], m))?.0,
@@ -395,7 +437,7 @@ fn interpret(
         line: ctx.doc.offset + 1,
         first_line: ctx.first_line.clone(),
         rules,
-        position,
+        position: super::GamePosition::Chess(position),
         stipulation,
         options,
         intended_solutions,
@@ -424,7 +466,7 @@ pub(crate) fn position_message(e: &PositionError) -> String {
     }
 }
 
-fn read_twins(ctx: &Ctx, map: &Mapping, unsupported: &mut Vec<String>) -> Result<Vec<Twin>, Fault> {
+fn read_twins(ctx: &Ctx, map: &Mapping, rules: Rules, unsupported: &mut Vec<String>) -> Result<Vec<Twin>, Fault> {
     let Some(v) = field(map, "twins") else { return Ok(Vec::new()) };
     let mut entries: Vec<(String, String)> = Vec::new();
     match untag(v) {
@@ -461,12 +503,19 @@ fn read_twins(ctx: &Ctx, map: &Mapping, unsupported: &mut Vec<String>) -> Result
         if out.iter().any(|t| t.label == label) || (label == "a" && i > 0) {
             return Err(Fault::on(&["twins"], &label, format!("twin label '{label}' is used twice (a is the diagram)")));
         }
-        let parsed = parse_twin(&text).map_err(|f| Fault::on(&["twins"], &f.word, format!("twin {label}: {}", f.message)))?;
-        if parsed.continued && label == "a" {
+        let twin_fault = |f: super::twins::TwinFault| Fault::on(&["twins"], &f.word, format!("twin {label}: {}", f.message));
+        let twin = if rules == Rules::Xiangqi {
+            let (continued, xiangqi) = super::xiangqi::parse_xiangqi_twin(&text).map_err(twin_fault)?;
+            Twin { label: label.clone(), continued, commands: Vec::new(), xiangqi, text, line, column }
+        } else {
+            let parsed = parse_twin(&text).map_err(twin_fault)?;
+            unsupported.extend(parsed.unsupported.iter().map(|r| format!("twin {label}: {r}")));
+            Twin { label: label.clone(), continued: parsed.continued, commands: parsed.commands, xiangqi: Vec::new(), text, line, column }
+        };
+        if twin.continued && label == "a" {
             return Err(Fault::on(&["twins"], "Continued", "twin a: 'Continued' needs a twin before it"));
         }
-        unsupported.extend(parsed.unsupported.iter().map(|r| format!("twin {label}: {r}")));
-        out.push(Twin { label, continued: parsed.continued, commands: parsed.commands, text, line, column });
+        out.push(twin);
     }
     Ok(out)
 }

@@ -27,6 +27,7 @@ pub mod options;
 pub mod solution;
 pub mod stipulation;
 pub mod twins;
+pub mod xiangqi;
 mod yaml;
 
 pub use diagram::{Diagram, DiagramPiece, Figure};
@@ -39,6 +40,7 @@ pub use twins::{Twin, TwinCommand};
 
 use crate::piece::Piece;
 use crate::position::{Position, Setup};
+use crate::rules::xiangqi::XiangqiPosition;
 use serde::Serialize;
 use std::path::Path;
 
@@ -53,6 +55,55 @@ pub enum Rules {
     Cheskers,
 }
 
+/// A problem's position in its game: one variant per rule system. This is the one place a
+/// problem picks its game; everything below the `match` on it (solving, judging) is generic
+/// over [`Game`](crate::rules::Game) and compiled once per game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GamePosition {
+    /// Orthodox chess, with fairy pieces and Réserve.
+    Chess(Position),
+    /// Xiangqi.
+    Xiangqi(XiangqiPosition),
+}
+
+impl GamePosition {
+    /// The rule system.
+    pub fn rules(&self) -> Rules {
+        match self {
+            GamePosition::Chess(_) => Rules::Chess,
+            GamePosition::Xiangqi(_) => Rules::Xiangqi,
+        }
+    }
+    /// The side to move (White is Red in Xiangqi).
+    pub fn side_to_move(&self) -> crate::piece::Color {
+        match self {
+            GamePosition::Chess(p) => p.side_to_move(),
+            GamePosition::Xiangqi(p) => p.side_to_move(),
+        }
+    }
+    /// The position as FEN (X-FEN with reserves in chess, WXF FEN in Xiangqi).
+    pub fn to_fen(&self) -> String {
+        match self {
+            GamePosition::Chess(p) => p.to_fen(),
+            GamePosition::Xiangqi(p) => p.to_fen(),
+        }
+    }
+    /// The diagram, for reports.
+    pub fn diagram(&self) -> Diagram {
+        match self {
+            GamePosition::Chess(p) => Diagram::of_position(p),
+            GamePosition::Xiangqi(p) => Diagram::of_xiangqi_position(p),
+        }
+    }
+    /// The chess position, when the game is chess.
+    pub fn as_chess(&self) -> Option<&Position> {
+        match self {
+            GamePosition::Chess(p) => Some(p),
+            GamePosition::Xiangqi(_) => None,
+        }
+    }
+}
+
 /// A validated problem.
 #[derive(Clone, Debug)]
 pub struct Problem {
@@ -64,10 +115,11 @@ pub struct Problem {
     pub line: usize,
     /// A one-line summary: authors and stipulation (or the stipulation and the pieces).
     pub first_line: String,
-    /// The rule system (always [`Rules::Chess`] for now: the others are unsupported).
+    /// The rule system.
     pub rules: Rules,
-    /// The diagram, validated; its side to move makes the first move of the stipulation.
-    pub position: Position,
+    /// The diagram, validated, in its game; its side to move makes the first move of the
+    /// stipulation.
+    pub position: GamePosition,
     /// The stipulation.
     pub stipulation: Stipulation,
     /// Options and conditions.
@@ -92,8 +144,8 @@ pub struct Variant {
     pub label: String,
     /// What makes it (`Move b4 f3`; `diagram` for `a`).
     pub description: String,
-    /// The position; its side to move makes the first move.
-    pub position: Position,
+    /// The position, in its game; its side to move makes the first move.
+    pub position: GamePosition,
     /// Its stipulation.
     pub stipulation: Stipulation,
     /// Its options and conditions.
@@ -186,7 +238,7 @@ impl Problem {
         let base = Variant {
             label: "a".into(),
             description: "diagram".into(),
-            position: self.position,
+            position: self.position.clone(),
             stipulation: self.stipulation.with_white_to_play(self.options.white_to_play),
             options: self.options.clone(),
         };
@@ -217,13 +269,56 @@ impl Problem {
     }
 
     fn apply_twin(&self, start: &Variant, t: &Twin) -> Result<Variant, ProblemError> {
+        match &start.position {
+            GamePosition::Chess(p) => self.apply_chess_twin(start, p, t),
+            GamePosition::Xiangqi(p) => self.apply_xiangqi_twin(start, p, t),
+        }
+    }
+
+    fn apply_xiangqi_twin(&self, start: &Variant, position: &XiangqiPosition, t: &Twin) -> Result<Variant, ProblemError> {
+        let mut board = [None; 90];
+        for (i, b) in board.iter_mut().enumerate() {
+            *b = position.piece_at(crate::geometry::Square(i as u8));
+        }
+        let mut stipulation = start.stipulation;
+        for cmd in &t.xiangqi {
+            match cmd {
+                xiangqi::XiangqiTwinCommand::Stipulation { stipulation: s } => {
+                    if matches!(s.goal, crate::rules::Goal::Stalemate | crate::rules::Goal::DoubleStalemate) {
+                        return Err(self.twin_error(t, format!("'{s}': Xiangqi has no stalemate goal (a side without a move has lost)")));
+                    }
+                    stipulation = s.with_white_to_play(start.options.white_to_play)
+                }
+                other => xiangqi::apply(&mut board, other).map_err(|m| self.twin_error(t, m))?,
+            }
+        }
+        let pieces: Vec<_> =
+            board.iter().enumerate().filter_map(|(i, p)| p.map(|(c, k)| (crate::geometry::Square(i as u8), c, k))).collect();
+        let side = first_mover(&stipulation, &start.options);
+        // The same placement rules as the diagram's (palaces, halves, points, counts, checks).
+        let placed: Vec<board::XPiece> = pieces
+            .iter()
+            .map(|&(sq, color, kind)| board::XPiece { color, kind, file: sq.0 % 9, rank: sq.0 / 9, text: String::new(), list: "fen" })
+            .collect();
+        board::check_xiangqi(&placed, side).map_err(|f| self.twin_error(t, f.message))?;
+        let position = XiangqiPosition::from_pieces(&pieces, side).map_err(|e| self.twin_error(t, e.to_string()))?;
+        Ok(Variant {
+            label: t.label.clone(),
+            description: t.description(),
+            position: GamePosition::Xiangqi(position),
+            stipulation,
+            options: start.options.clone(),
+        })
+    }
+
+    fn apply_chess_twin(&self, start: &Variant, position: &Position, t: &Twin) -> Result<Variant, ProblemError> {
         let mut board: [Option<Piece>; 64] = [None; 64];
         for (i, b) in board.iter_mut().enumerate() {
-            *b = start.position.piece_at(crate::geometry::Square(i as u8));
+            *b = position.piece_at(crate::geometry::Square(i as u8));
         }
         let mut stipulation = start.stipulation;
         let mut options = start.options.clone();
-        let base = start.position.to_setup();
+        let base = position.to_setup();
         let mut reserves = base.reserves.clone();
         for cmd in &t.commands {
             match cmd {
@@ -264,7 +359,7 @@ impl Problem {
         let ep = base.ep.filter(|&e| {
             let (pawn, from) =
                 if side == crate::piece::Color::White { (e.0.wrapping_sub(8), e.0 + 8) } else { (e.0 + 8, e.0.wrapping_sub(8)) };
-            side == start.position.side_to_move()
+            side == position.side_to_move()
                 && board.get(pawn as usize).copied().flatten() == Some(Piece::new(side.opponent(), crate::piece::Kind::Pawn))
                 && board.get(e.index()).copied().flatten().is_none()
                 && board.get(from as usize).copied().flatten().is_none()
@@ -289,6 +384,6 @@ impl Problem {
             };
             self.twin_error(t, m)
         })?;
-        Ok(Variant { label: t.label.clone(), description: t.description(), position, stipulation, options })
+        Ok(Variant { label: t.label.clone(), description: t.description(), position: GamePosition::Chess(position), stipulation, options })
     }
 }

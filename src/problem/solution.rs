@@ -4,7 +4,8 @@
 //! Layout does not matter, the moves do. Moves are normalized to Popeye's English long
 //! algebraic notation without marks (`Sc5-e4`, `e5*d6`, `e7-e8=Q`, `0-0`, `Sd4↑`, `Pa1↓=B`);
 //! French (`R D T F C P`, `menace`, `mais`) and German (`K D T L S B`, `Drohung`, `Aber`)
-//! texts are translated. Xiangqi moves in ICCS (`h2e2`) are kept as written.
+//! texts are translated. Xiangqi moves in ICCS (`h2e2`) and WXF (`C2.5`) are kept as written (they
+//! are read against the position when the problem is judged).
 //!
 //! ```
 //! use feerie::problem::solution::{SolutionHint, StatedSolution};
@@ -83,6 +84,9 @@ pub struct StatedTwin {
 /// assert_eq!(normalize_move("e2^", Lang::En).as_deref(), Some("Pe2↑"));
 /// assert_eq!(normalize_move("O-O-O", Lang::En).as_deref(), Some("0-0-0"));
 /// assert_eq!(normalize_move("hello", Lang::En), None);
+/// assert_eq!(normalize_move("H2+3", Lang::En).as_deref(), Some("H2+3"));
+/// assert_eq!(normalize_move("i9-i8", Lang::En).as_deref(), Some("i9i8"));
+/// assert_eq!(normalize_move("R+.3#", Lang::En).as_deref(), Some("R+.3"));
 /// ```
 pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
     let mut w = word.trim();
@@ -100,9 +104,19 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
         "0-0-0" | "O-O-O" | "o-o-o" => return Some("0-0-0".into()),
         _ => {}
     }
-    // ICCS (Xiangqi) coordinates: `h2e2`.
+    // ICCS (Xiangqi) coordinates: `h2e2`, also written `h2-e2` (then normalized to `h2e2` when
+    // a point is off the chess board: `i9-i8`, `a0-a1`).
     let b = w.as_bytes();
-    if b.len() == 4 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit() && (b'a'..=b'i').contains(&b[2]) && b[3].is_ascii_digit() {
+    let point = |f: u8, r: u8| (b'a'..=b'i').contains(&f) && r.is_ascii_digit();
+    if b.len() == 4 && point(b[0], b[1]) && point(b[2], b[3]) {
+        return Some(w.to_string());
+    }
+    let chess_square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    if b.len() == 5 && b[2] == b'-' && point(b[0], b[1]) && point(b[3], b[4]) && !(chess_square(b[0], b[1]) && chess_square(b[3], b[4])) {
+        return Some(format!("{}{}", &w[..2], &w[3..]));
+    }
+    // WXF (Xiangqi): `C2.5`, `H2+3`, `R+.3`, `3+.4`: kept as written (read against the position).
+    if is_wxf(w) {
         return Some(w.to_string());
     }
     let chars: Vec<char> = w.chars().collect();
@@ -161,6 +175,20 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
         _ => return None,
     }
     finish_promotion(out, &chars, i, &english)
+}
+
+/// Whether a word has the shape of a WXF move: a piece letter, a file digit or the tandem signs
+/// `+`/`-` (up to three signs, letters and digits), then `+`, `-`, `.` or `=`, then a digit 1–9;
+/// at least one piece letter or file digit before the operator. Chess moves never take this
+/// shape (their squares are a lower-case file and a rank).
+fn is_wxf(w: &str) -> bool {
+    let b = w.as_bytes();
+    let n = b.len();
+    if !(3..=5).contains(&n) || !(b'1'..=b'9').contains(&b[n - 1]) || !matches!(b[n - 2], b'+' | b'-' | b'.' | b'=') {
+        return false;
+    }
+    let head = &b[..n - 2];
+    head.iter().all(|c| b"KAEBHNRCP123456789+-".contains(c)) && head.iter().any(|c| c.is_ascii_alphanumeric())
 }
 
 /// Appends `=X` (translated) when the rest of the word is a promotion; `None` when the rest is

@@ -159,8 +159,10 @@ pub struct Twin {
     pub label: String,
     /// `Continued`: the commands apply to the previous twin.
     pub continued: bool,
-    /// The commands, in order.
+    /// The commands, in order (chess).
     pub commands: Vec<TwinCommand>,
+    /// The commands, in order, of a Xiangqi problem (on its 9×10 board).
+    pub xiangqi: Vec<super::xiangqi::XiangqiTwinCommand>,
     /// The text as written.
     pub text: String,
     /// Line of the twin in the file (for errors).
@@ -177,6 +179,7 @@ impl Twin {
             parts.push("Continued".into());
         }
         parts.extend(self.commands.iter().map(|c| c.to_string()));
+        parts.extend(self.xiangqi.iter().map(|c| c.to_string()));
         parts.join(" ")
     }
 }
