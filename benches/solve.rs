@@ -1,6 +1,8 @@
 //! The solver speed suite of the README: published problems that Popeye 4.104 was timed on,
 //! solved with one thread and with every core. `cargo bench --bench solve`; the two slow
-//! ones (Wenda #6, Ebersz h#5) run only with `FEERIE_BENCH_SLOW=1`.
+//! ones (Wenda #6, Ebersz h#5) run only with `FEERIE_BENCH_SLOW=1`. The group `xiangqi`
+//! solves the whole of `problems/xiangqi/` (21 mates in 3 to 5 of the Shiqing Yaqu) on one
+//! thread, each checked `sound`.
 //!
 //! Every iteration checks the solution against the known key or line, so a wrong result can
 //! never produce a speed figure.
@@ -52,6 +54,26 @@ fn bench(c: &mut Criterion) {
             });
         }
     }
+    g.finish();
+    let text = include_str!("../problems/xiangqi/shiqing-yaqu.yaml");
+    let mates: Vec<Problem> = load_str(text, "shiqing-yaqu.yaml")
+        .into_iter()
+        .map(|d| match d {
+            Loaded::Ready(p) => *p,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let mut g = c.benchmark_group("xiangqi");
+    g.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_millis(500));
+    let opts = SolveOptions { threads: 1, ..SolveOptions::default() };
+    g.bench_function("shiqing_yaqu_21_mates/1 thread", |b| {
+        b.iter(|| {
+            for p in &mates {
+                let r = check_problem(p, &opts);
+                assert_eq!(r[0].verdict, VerdictKind::Sound, "{}: {}", p.document, r[0].reason);
+            }
+        })
+    });
     g.finish();
 }
 

@@ -322,3 +322,28 @@ fn perft_xiangqi() {
     assert_eq!(code, 0);
     assert!(out.starts_with("nodes: 8902\n"), "{out}");
 }
+
+#[test]
+fn xiangqi_check_solve_and_notation() {
+    // The bundled Xiangqi collection: every problem sound, exit 0.
+    let (code, out, _) = run(&["check", "problems/xiangqi", "--quiet", "--threads", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("sound            21") && out.contains("total            21"), "{out}");
+    // ICCS by default, WXF on request; the verdict is the same in both.
+    let file = "problems/xiangqi/shiqing-yaqu.yaml";
+    let (code, out, _) = run(&["solve", file, "--threads", "1"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("   1.g7e7 + !\n      1...c5e7\n          2.d8e8 +\n              2...e9e8\n                  3.c0c8 #\n"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["solve", file, "--threads", "1", "--notation", "wxf"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("   1.R3.5 + !\n      1...E3-5\n          2.P6.5 +\n"), "{out}");
+    assert!(!out.contains("verdict: differs"), "{out}");
+    // JSON records carry the moves as written.
+    let (_, out, _) = run(&["solve", file, "--threads", "1", "--notation", "wxf", "--format", "json"]);
+    let first = json_lines(&out).into_iter().next().expect("a record");
+    assert_eq!(first["solutions"][0][0], "R3.5");
+    assert_eq!(first["verdict"], "sound");
+}

@@ -1,7 +1,8 @@
 //! The report does not depend on how the search ran: for bundled problems (direct, self,
 //! reflex, help and series play, with tries, set play, threats and variations), the JSON record
 //! is identical byte for byte with one thread and several, and with the transposition table
-//! off, tiny (constant replacement) and large (the time and the node count aside).
+//! off, tiny (constant replacement) and large (the time and the node count aside); chess and
+//! Xiangqi alike.
 
 use feerie::problem::stipulation::Play;
 use feerie::problem::{Loaded, load_path};
@@ -61,4 +62,9 @@ fn self_and_reflex_reports_are_deterministic() {
 fn help_and_series_reports_are_deterministic() {
     same_for_any_search("problems/help.yaml");
     same_for_any_search("problems/series.yaml");
+}
+
+#[test]
+fn xiangqi_reports_are_deterministic() {
+    same_for_any_search("problems/xiangqi/shiqing-yaqu.yaml");
 }

@@ -1,14 +1,26 @@
-//! Fuzz target for the FEN parser: `Position::from_fen` never panics, and a position it
-//! accepts goes through `to_fen` and back unchanged.
+//! Fuzz target for the FEN parsers: `Position::from_fen` and `XiangqiPosition::from_fen` never
+//! panic, and a position they accept goes through `to_fen` and back unchanged.
 //!
 //! Run with `cargo fuzz run fen` (nightly; `RUSTC_BOOTSTRAP=1` works on stable).
 #![no_main]
 
 use feerie::position::Position;
+use feerie::rules::xiangqi::XiangqiPosition;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(x) = XiangqiPosition::from_fen(text) {
+        let fen = x.to_fen();
+        match XiangqiPosition::from_fen(&fen) {
+            Ok(y) => assert!(y.to_fen() == fen && y.hash() == x.hash(), "{text:?}: {fen}"),
+            Err(e) => panic!("{text:?} was accepted as Xiangqi but its FEN {fen:?} is not: {e}"),
+        }
+        for m in x.legal_moves() {
+            let r = x.play(m);
+            assert_eq!(r.hash(), r.hash_from_scratch(), "{fen} {m:?}");
+        }
+    }
     let Ok(p) = Position::from_fen(text) else { return };
     let fen = p.to_fen();
     let q = match Position::from_fen(&fen) {
