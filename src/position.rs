@@ -235,7 +235,8 @@ pub(crate) struct Zobrist {
     pub(crate) reserve: [[[u64; 32]; Kind::COUNT]; 2],
 }
 
-const fn splitmix(state: &mut u64) -> u64 {
+/// SplitMix64: the pseudo-random source of every game's Zobrist keys (computed at compile time).
+pub(crate) const fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

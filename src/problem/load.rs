@@ -304,21 +304,8 @@ fn interpret(
                 let Some(stipulation) = stipulation else {
                     return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
                 };
-                return Ok(Some(Problem {
-                    file: ctx.file.to_string(),
-                    document: ctx.doc.number,
-                    line: ctx.doc.offset + 1,
-                    first_line: ctx.first_line.clone(),
-                    rules,
-                    position: super::GamePosition::Xiangqi(position),
-                    stipulation,
-                    options,
-                    intended_solutions,
-                    twins,
-                    stated: None,
-                    meta: meta.clone(),
-                    castling_allowed: 0,
-                }));
+                let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed: 0 };
+                return Ok(Some(problem(ctx, meta, super::GamePosition::Xiangqi(position), parts)));
             } else {
                 let pieces = match &fen_text {
                     Some(f) => board::cheskers_fen(f).map_err(|m| Fault::at(&["fen"], m))?.0,
@@ -431,21 +418,36 @@ fn interpret(
     let Some(stipulation) = stipulation else {
         return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
     };
-    Ok(Some(Problem {
+    let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed };
+    Ok(Some(problem(ctx, meta, super::GamePosition::Chess(position), parts)))
+}
+
+/// What a problem is made of besides its position and where it comes from.
+struct Parts {
+    stipulation: Stipulation,
+    options: super::Options,
+    intended_solutions: Option<u32>,
+    twins: Vec<Twin>,
+    castling_allowed: u8,
+}
+
+/// The problem of this document, in its game.
+fn problem(ctx: &Ctx, meta: &Meta, position: super::GamePosition, parts: Parts) -> Problem {
+    Problem {
         file: ctx.file.to_string(),
         document: ctx.doc.number,
         line: ctx.doc.offset + 1,
         first_line: ctx.first_line.clone(),
-        rules,
-        position: super::GamePosition::Chess(position),
-        stipulation,
-        options,
-        intended_solutions,
-        twins,
+        rules: position.rules(),
+        position,
+        stipulation: parts.stipulation,
+        options: parts.options,
+        intended_solutions: parts.intended_solutions,
+        twins: parts.twins,
         stated: None,
         meta: meta.clone(),
-        castling_allowed,
-    }))
+        castling_allowed: parts.castling_allowed,
+    }
 }
 
 fn cap(s: &str) -> String {

@@ -64,6 +64,7 @@ mod tables;
 
 use crate::geometry::{Square, Xiangqi9x10};
 use crate::piece::{Color, Lang};
+use crate::position::splitmix;
 use crate::rules::{Game, Goal, Notation};
 use arrayvec::ArrayVec;
 use tables::{POINTS, TABLES, in_palace};
@@ -261,14 +262,6 @@ pub fn side_name(c: Color) -> &'static str {
 struct Zobrist {
     piece: [[[u64; POINTS]; 7]; 2],
     side: u64,
-}
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 const fn zobrist_keys() -> Zobrist {

@@ -42,36 +42,38 @@ fn xmove(from: usize, to: usize) -> XMove {
     XMove { from: Square(from as u8), to: Square(to as u8) }
 }
 
-impl Sink for MoveList {
+/// A list the generator appends moves to one by one.
+trait Put {
+    fn put(&mut self, m: XMove);
+}
+
+impl Put for MoveList {
     #[inline(always)]
-    fn targets(&mut self, from: usize, mut targets: u128) -> bool {
-        while targets != 0 {
-            let to = targets.trailing_zeros() as usize;
-            targets &= targets - 1;
-            self.push(xmove(from, to));
-        }
-        false
-    }
-    #[inline(always)]
-    fn one(&mut self, from: usize, to: usize) -> bool {
-        self.push(xmove(from, to));
-        false
+    fn put(&mut self, m: XMove) {
+        self.push(m);
     }
 }
 
-impl Sink for Vec<XMove> {
+impl Put for Vec<XMove> {
+    #[inline(always)]
+    fn put(&mut self, m: XMove) {
+        self.push(m);
+    }
+}
+
+impl<L: Put> Sink for L {
     #[inline(always)]
     fn targets(&mut self, from: usize, mut targets: u128) -> bool {
         while targets != 0 {
             let to = targets.trailing_zeros() as usize;
             targets &= targets - 1;
-            self.push(xmove(from, to));
+            self.put(xmove(from, to));
         }
         false
     }
     #[inline(always)]
     fn one(&mut self, from: usize, to: usize) -> bool {
-        self.push(xmove(from, to));
+        self.put(xmove(from, to));
         false
     }
 }
@@ -328,60 +330,26 @@ impl XiangqiPosition {
         let frame = Frame { g, occ, them: enemy, us, free };
         let lim = |from: usize| if has(reach, from) { !0 } else { reach };
 
-        let mut bb = self.by_kind[CHARIOT] & own;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            let ts = chariot_targets(from, occ) & movable & lim(from);
-            if self.emit(sink, from, ts, &frame) {
-                return true;
-            }
+        // Each kind in turn (the order of the move list): the piece's targets, then `emit`.
+        macro_rules! each {
+            ($kind:expr, |$from:ident| $targets:expr) => {
+                let mut bb = self.by_kind[$kind] & own;
+                while bb != 0 {
+                    let $from = bb.trailing_zeros() as usize;
+                    bb &= bb - 1;
+                    let ts = $targets & movable & lim($from);
+                    if self.emit(sink, $from, ts, &frame) {
+                        return true;
+                    }
+                }
+            };
         }
-        let mut bb = self.by_kind[CANNON] & own;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            let ts = cannon_targets(from, occ, enemy) & movable & lim(from);
-            if self.emit(sink, from, ts, &frame) {
-                return true;
-            }
-        }
-        let mut bb = self.by_kind[HORSE] & own;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            let ts = horse_targets(from, occ) & movable & lim(from);
-            if self.emit(sink, from, ts, &frame) {
-                return true;
-            }
-        }
-        let mut bb = self.by_kind[SOLDIER] & own;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            let ts = t.soldier[us][from] & movable & lim(from);
-            if self.emit(sink, from, ts, &frame) {
-                return true;
-            }
-        }
-        let mut bb = self.by_kind[ELEPHANT] & own;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            let ts = elephant_targets(us, from, occ) & movable & lim(from);
-            if self.emit(sink, from, ts, &frame) {
-                return true;
-            }
-        }
-        let mut bb = self.by_kind[ADVISOR] & own;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
-            let ts = t.advisor[us][from] & movable & lim(from);
-            if self.emit(sink, from, ts, &frame) {
-                return true;
-            }
-        }
+        each!(CHARIOT, |from| chariot_targets(from, occ));
+        each!(CANNON, |from| cannon_targets(from, occ, enemy));
+        each!(HORSE, |from| horse_targets(from, occ));
+        each!(SOLDIER, |from| t.soldier[us][from]);
+        each!(ELEPHANT, |from| elephant_targets(us, from, occ));
+        each!(ADVISOR, |from| t.advisor[us][from]);
         // The general: each target tested with the general on it.
         let mut ts = t.general[us][g] & !own;
         let occ_without = occ ^ (1u128 << g);
