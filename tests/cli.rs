@@ -341,6 +341,9 @@ fn xiangqi_check_solve_and_notation() {
     assert_eq!(code, 0);
     assert!(out.contains("   1.R3.5 + !\n      1...E3-5\n          2.P6.5 +\n"), "{out}");
     assert!(!out.contains("verdict: differs"), "{out}");
+    // Xiangqi letters are not translated: `--lang fr` leaves the WXF moves as they are.
+    let (_, out, _) = run(&["solve", file, "--threads", "1", "--notation", "wxf", "--lang", "fr"]);
+    assert!(out.contains("   1.R3.5 + !\n      1...E3-5\n"), "{out}");
     // JSON records carry the moves as written.
     let (_, out, _) = run(&["solve", file, "--threads", "1", "--notation", "wxf", "--format", "json"]);
     let first = json_lines(&out).into_iter().next().expect("a record");

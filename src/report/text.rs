@@ -10,7 +10,17 @@ fn with_mark(mv: &str, mark: &str) -> String {
     if mark.is_empty() { mv.to_string() } else { format!("{mv} {mark}") }
 }
 
-/// Translates the piece letters of a move written in English into `lang`.
+/// Translates the piece letters of a move written in English into `lang`; Xiangqi moves (ICCS
+/// `h2e2`, WXF `R3.5`) stay as they are.
+///
+/// ```
+/// use feerie::piece::Lang;
+/// use feerie::report::text::translate;
+/// assert_eq!(translate("Sc5-e4", Lang::Fr), "Cc5-e4");
+/// assert_eq!(translate("e7-e8=Q", Lang::De), "e7-e8=D");
+/// assert_eq!(translate("R3.5", Lang::Fr), "R3.5");
+/// assert_eq!(translate("R+.3", Lang::De), "R+.3");
+/// ```
 pub fn translate(mv: &str, lang: Lang) -> String {
     if lang == Lang::En {
         return mv.to_string();
@@ -30,9 +40,13 @@ pub fn translate(mv: &str, lang: Lang) -> String {
                     break;
                 }
             }
+            // A chess piece code is followed by a square (or `*` in a short capture) or ends a
+            // promotion; a Xiangqi WXF move (`R3.5`, `R+.3`) has a digit or a sign there and
+            // keeps its letters in every language.
+            let wxf = !at_promotion(&out) && chars.peek().is_some_and(|d| d.is_ascii_digit() || matches!(d, '+' | '-' | '.'));
             match crate::piece::Kind::from_code(&code) {
-                Some(k) => out.push_str(k.code_in(lang)),
-                None => out.push_str(&code),
+                Some(k) if !wxf => out.push_str(k.code_in(lang)),
+                _ => out.push_str(&code),
             }
         } else {
             out.push(c);
@@ -40,6 +54,11 @@ pub fn translate(mv: &str, lang: Lang) -> String {
         at_start = c == '=';
     }
     out
+}
+
+/// Whether the text written so far ends a promotion's `=`.
+fn at_promotion(out: &str) -> bool {
+    out.ends_with('=')
 }
 
 fn tr(node: &Node, lang: Lang) -> String {
