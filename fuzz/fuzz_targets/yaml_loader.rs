@@ -7,7 +7,8 @@
 //! fuzz/corpus/yaml_loader/`.
 #![no_main]
 
-use feerie::problem::{Loaded, SolutionHint, StatedSolution, load_str};
+use feerie::problem::{GamePosition, Loaded, SolutionHint, StatedSolution, load_str};
+use feerie::rules::Notation;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -19,6 +20,15 @@ fuzz_target!(|data: &[u8]| {
                 assert!(p.line >= 1 && p.line <= lines);
                 if let Ok(vs) = p.variants() {
                     assert!(!vs.is_empty());
+                    // Xiangqi: the stated moves are read against each twin's position.
+                    for v in &vs {
+                        if let (GamePosition::Xiangqi(pos), Some(st)) = (&v.position, &p.stated) {
+                            for t in &st.twins {
+                                let _ = feerie::verify::restate(pos, t, Notation::Wxf, false);
+                                let _ = feerie::verify::restate(pos, t, Notation::Native, true);
+                            }
+                        }
+                    }
                 }
                 let _ = feerie::cli::show::show_problem(&p);
             }

@@ -231,3 +231,61 @@ pub(crate) fn apply(board: &mut [Option<(Color, XiangqiKind)>; 90], cmd: &Xiangq
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read_back_from_their_description() {
+        for text in [
+            "Move h2 e2",
+            "Continued Exchange a0 i9 Remove c3 e3 g3",
+            "Add black Ce7 Pc6 Hh7 Stipulation h#2.5",
+            "add White Ra0, Mirror i0<-->a0",
+            "Mirror a0<-->i0 Stipulation ser-#3",
+        ] {
+            let (continued, cmds) = parse_xiangqi_twin(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let mut shown: Vec<String> = cmds.iter().map(|c| c.to_string()).collect();
+            if continued {
+                shown.insert(0, "Continued".into());
+            }
+            assert_eq!(parse_xiangqi_twin(&shown.join(" ")), Ok((continued, cmds)), "{text}");
+        }
+    }
+
+    #[test]
+    fn faults_name_the_word() {
+        for (text, word, says) in [
+            ("Move e0", "Move", "missing its arguments"),
+            ("Move e0 e0", "Move", "two different points"),
+            ("Remove", "Remove", "at least one point"),
+            ("Add green Ce7", "green", "needs a side"),
+            ("Add red Qe7", "Qe7", "not a Xiangqi piece"),
+            ("Mirror a0<-->a9", "a0", "only the files can be mirrored"),
+            ("Continued Continued", "Continued", "must come first"),
+            ("Shift a0 b0", "Shift", "does not apply to Xiangqi"),
+            ("Stipulation #x", "#x", ""),
+            ("Jump e0", "Jump", "unknown twin command"),
+        ] {
+            let f = parse_xiangqi_twin(text).expect_err(text);
+            assert_eq!(f.word, word, "{text}: {}", f.message);
+            assert!(f.message.contains(says), "{text}: {}", f.message);
+        }
+    }
+
+    #[test]
+    fn commands_change_the_board() {
+        let mut b = [None; 90];
+        b[4] = Some((Color::White, XiangqiKind::General));
+        b[0] = Some((Color::White, XiangqiKind::Chariot));
+        let (_, cmds) = parse_xiangqi_twin("Move a0 a9 Mirror a0<-->i0 Add black Ke9").expect("twin");
+        for c in &cmds {
+            apply(&mut b, c).expect("applies");
+        }
+        assert_eq!(b[89], Some((Color::White, XiangqiKind::Chariot)));
+        assert_eq!(b[4], Some((Color::White, XiangqiKind::General)));
+        assert_eq!(b[85], Some((Color::Black, XiangqiKind::General)));
+        assert_eq!(apply(&mut b, &XiangqiTwinCommand::Remove { points: vec![Square(1)] }), Err("no piece on b0".to_string()));
+    }
+}
