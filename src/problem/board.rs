@@ -219,6 +219,7 @@ pub(crate) fn default_castling(pieces: &[(Square, crate::piece::Piece)]) -> u8 {
 // Xiangqi
 
 pub(crate) use crate::rules::xiangqi::XiangqiKind as XKind;
+use crate::rules::xiangqi::{XiangqiError, XiangqiPosition};
 
 /// A Xiangqi kind from its letter in a problem file (`K A B N R C P`, also `G` general, `E`
 /// elephant, `H` horse, `S` soldier).
@@ -330,8 +331,9 @@ fn xfault(p: &XPiece, message: String) -> Fault {
 
 /// Checks a Xiangqi diagram: one point per piece, one general each, piece counts, the regions
 /// (palace, own half, the points advisors, elephants and soldiers can reach), the generals not
-/// facing each other, and the side not to move not in check.
-pub(crate) fn check_xiangqi(pieces: &[XPiece], to_move: Color) -> Result<(), Fault> {
+/// facing each other, and the side not to move not in check; gives the position, `to_move` to
+/// move.
+pub(crate) fn check_xiangqi(pieces: &[XPiece], to_move: Color) -> Result<XiangqiPosition, Fault> {
     let d = XIANGQI;
     let idx = |p: &XPiece| p.rank as usize * 9 + p.file as usize;
     let mut seen = [false; 90];
@@ -408,20 +410,12 @@ pub(crate) fn check_xiangqi(pieces: &[XPiece], to_move: Color) -> Result<(), Fau
     // The side not to move must not be in check: the engine's own attack test says.
     let general = |c: Color| pieces.iter().find(|p| p.color == c && p.kind == XKind::General);
     let placed: Vec<_> = pieces.iter().map(|p| (Square(p.rank * 9 + p.file), p.color, p.kind)).collect();
-    match crate::rules::xiangqi::XiangqiPosition::from_pieces(&placed, to_move) {
-        Ok(_) => {}
-        Err(crate::rules::xiangqi::XiangqiError::OppositeCheck(_)) => {
-            let them = to_move.opponent();
-            if let Some(g) = general(them) {
-                return Err(xfault(g, format!("the side not to move ({}) is in check", side_name(them))));
-            }
+    XiangqiPosition::from_pieces(&placed, to_move).map_err(|e| match (&e, general(to_move.opponent())) {
+        (XiangqiError::OppositeCheck(_), Some(g)) => {
+            xfault(g, format!("the side not to move ({}) is in check", side_name(to_move.opponent())))
         }
-        Err(e) => {
-            let key = if pieces.iter().any(|p| p.list == "fen") { "fen" } else { "algebraic" };
-            return Err(Fault::at(&[key], e.to_string()));
-        }
-    }
-    Ok(())
+        _ => Fault::at(&[if pieces.iter().any(|p| p.list == "fen") { "fen" } else { "algebraic" }], e.to_string()),
+    })
 }
 
 fn cap(s: &str) -> String {

@@ -10,11 +10,9 @@ use super::stipulation::{Stipulation, StipulationError};
 use super::twins::{Twin, parse_twin};
 use super::yaml::{Locator, RawDoc, field, first_text_line, kind_of, scalar, shorten, texts, untag};
 use super::{Diagram, Loaded, Problem, Rules};
-use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::{Position, PositionError, Setup, sq_name};
 use crate::rules::Goal;
-use crate::rules::xiangqi::XiangqiPosition;
 use serde_yaml::{Mapping, Value};
 
 /// Where a document's faults are reported.
@@ -277,9 +275,8 @@ fn interpret(
                         board::xiangqi_pieces(&raw)?
                     }
                 };
-                board::check_xiangqi(&pieces, side)?;
+                let position = board::check_xiangqi(&pieces, side)?;
                 sketch.diagram = Some(Diagram::of_xiangqi(&pieces));
-                let pos_key = if fen_text.is_some() { "fen" } else { "algebraic" };
                 if let Some(s) = stipulation
                     && matches!(s.goal, Goal::Stalemate | Goal::DoubleStalemate)
                 {
@@ -296,8 +293,6 @@ fn interpret(
                 if parsed.en_passant.is_some() || parsed.no_castling != 0 {
                     return Err(Fault::at(&[opt_key], "Xiangqi has neither en passant nor castling"));
                 }
-                let placed: Vec<_> = pieces.iter().map(|p| (Square(p.rank * 9 + p.file), p.color, p.kind)).collect();
-                let position = XiangqiPosition::from_pieces(&placed, side).map_err(|e| Fault::at(&[pos_key], e.to_string()))?;
                 if !unsupported.is_empty() {
                     return Ok(None);
                 }

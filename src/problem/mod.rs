@@ -300,8 +300,7 @@ impl Problem {
             .iter()
             .map(|&(sq, color, kind)| board::XPiece { color, kind, file: sq.0 % 9, rank: sq.0 / 9, text: String::new(), list: "fen" })
             .collect();
-        board::check_xiangqi(&placed, side).map_err(|f| self.twin_error(t, f.message))?;
-        let position = XiangqiPosition::from_pieces(&pieces, side).map_err(|e| self.twin_error(t, e.to_string()))?;
+        let position = board::check_xiangqi(&placed, side).map_err(|f| self.twin_error(t, f.message))?;
         Ok(Variant {
             label: t.label.clone(),
             description: t.description(),
