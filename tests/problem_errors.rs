@@ -67,7 +67,7 @@ const EXPECTED: &[(&str, usize, &str)] = &[
     ("variants.yaml", 5, "the piece on b1 stands on a light square"),
     ("variants.yaml", 6, "Black has no king"),
     ("variants.yaml", 7, "unknown Xiangqi piece code 'Q'"),
-    ("variants.yaml", 8, "bad FEN: 9 ranks instead of 10"),
+    ("variants.yaml", 8, "bad Xiangqi FEN: 9 ranks, 10 expected"),
     ("variants.yaml", 9, "the red advisor on d1 is outside"),
     ("variants.yaml", 10, "piece 'Q' in 'Qe1' does not exist in Cheskers"),
     ("variants.yaml", 11, "white pawn on b8, its last rank"),

@@ -287,41 +287,17 @@ pub(crate) fn xiangqi_pieces(raw: &[RawPiece]) -> Result<Vec<XPiece>, Fault> {
         .collect()
 }
 
-/// Reads a Xiangqi FEN (10 ranks of 9 points, `w`/`r` Red or `b` Black to move).
+/// Reads a Xiangqi FEN (10 ranks of 9 points, `w`/`r` Red or `b` Black to move) with the
+/// engine's reader; the placement is checked by [`check_xiangqi`].
 pub(crate) fn xiangqi_fen(fen: &str) -> Result<(Vec<XPiece>, Option<Color>), String> {
-    let mut fields = fen.split_whitespace();
-    let board = fields.next().ok_or("empty FEN")?;
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 10 {
-        return Err(format!("bad FEN: {} ranks instead of 10 (Xiangqi)", ranks.len()));
-    }
-    let mut out = Vec::new();
-    for (i, r) in ranks.iter().enumerate() {
-        let rank = 9 - i as u8;
-        let mut file = 0u32;
-        for c in r.chars() {
-            if let Some(d) = c.to_digit(10) {
-                file += d;
-                continue;
-            }
-            let kind = xkind_from_code(&c.to_string()).ok_or_else(|| format!("bad FEN: unknown Xiangqi piece letter '{c}'"))?;
-            if file >= 9 {
-                return Err(format!("bad FEN: rank {rank} has more than 9 points"));
-            }
-            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-            out.push(XPiece { color, kind, file: file as u8, rank, text: c.to_string(), list: "fen" });
-            file += 1;
-        }
-        if file != 9 {
-            return Err(format!("bad FEN: rank {rank} has {file} points instead of 9"));
-        }
-    }
-    let side = match fields.next() {
-        None => None,
-        Some("w" | "W" | "r" | "R") => Some(Color::White),
-        Some("b" | "B") => Some(Color::Black),
-        Some(o) => return Err(format!("bad FEN: side to move '{o}'")),
-    };
+    let (pieces, side) = XiangqiPosition::read_fen(fen).map_err(|e| e.to_string())?;
+    let out = pieces
+        .into_iter()
+        .map(|(sq, color, kind)| {
+            let letter = if color == Color::White { kind.letter() } else { kind.letter().to_ascii_lowercase() };
+            XPiece { color, kind, file: sq.0 % 9, rank: sq.0 / 9, text: letter.to_string(), list: "fen" }
+        })
+        .collect();
     Ok((out, side))
 }
 

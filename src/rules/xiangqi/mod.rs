@@ -329,6 +329,9 @@ pub struct XiangqiPosition {
     general: [u8; 2],
 }
 
+/// Pieces on their points, as a FEN or a problem lists them (unchecked).
+pub type Placement = Vec<(Square, Color, XiangqiKind)>;
+
 /// The start position (WXF FEN).
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -346,6 +349,13 @@ impl XiangqiPosition {
     /// (`w` or `r` for Red, `b` for Black; Red when missing) and up to four more fields
     /// (`- - 0 1`: `-` or numbers, ignored).
     pub fn from_fen(fen: &str) -> Result<Self, XiangqiError> {
+        let (pieces, side) = Self::read_fen(fen)?;
+        Self::from_pieces(&pieces, side.unwrap_or(Color::White))
+    }
+
+    /// What a FEN says, unchecked beyond its form: the pieces on their points and the side to
+    /// move if given (the problem loader checks the placement itself, to point at the fault).
+    pub fn read_fen(fen: &str) -> Result<(Placement, Option<Color>), XiangqiError> {
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or(XiangqiError::Empty)?;
         let ranks: Vec<&str> = placement.split('/').collect();
@@ -376,9 +386,9 @@ impl XiangqiPosition {
             }
         }
         let side = match fields.next() {
-            None => Color::White,
-            Some("w" | "W" | "r" | "R") => Color::White,
-            Some("b" | "B") => Color::Black,
+            None => None,
+            Some("w" | "W" | "r" | "R") => Some(Color::White),
+            Some("b" | "B") => Some(Color::Black),
             Some(other) => return Err(XiangqiError::BadSide(other.to_string())),
         };
         for (i, f) in fields.enumerate() {
@@ -387,7 +397,7 @@ impl XiangqiPosition {
                 return Err(XiangqiError::BadField(f.to_string()));
             }
         }
-        Self::from_pieces(&pieces, side)
+        Ok((pieces, side))
     }
 
     /// A position from a list of pieces and the side to move, checked: every point on the
