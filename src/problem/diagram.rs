@@ -16,7 +16,7 @@
 //! ```
 
 use super::Rules;
-use super::board::{CKind, CPiece, XPiece};
+use super::board::{CPiece, XPiece};
 use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::{Position, Setup};
@@ -112,14 +112,20 @@ impl Diagram {
 
     /// The diagram of Cheskers pieces.
     pub(crate) fn of_cheskers(ps: &[CPiece]) -> Diagram {
-        let kind = |k: CKind| match k {
-            CKind::King => Kind::King,
-            CKind::Bishop => Kind::Bishop,
-            CKind::Camel => Kind::Camel,
-            CKind::Pawn => Kind::Pawn,
-        };
-        let pieces =
-            ps.iter().map(|p| DiagramPiece { color: p.color, figure: Figure::Chess(kind(p.kind)), file: p.file, rank: p.rank }).collect();
+        let pieces = ps
+            .iter()
+            .map(|p| DiagramPiece { color: p.color, figure: Figure::Chess(p.kind.chess_kind()), file: p.file, rank: p.rank })
+            .collect();
+        Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()] }
+    }
+
+    /// The diagram of a Cheskers position.
+    pub fn of_cheskers_position(p: &crate::rules::cheskers::CheskersPosition) -> Diagram {
+        let pieces = p
+            .pieces()
+            .into_iter()
+            .map(|(sq, color, kind)| DiagramPiece { color, figure: Figure::Chess(kind.chess_kind()), file: sq.0 % 8, rank: sq.0 / 8 })
+            .collect();
         Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()] }
     }
 
