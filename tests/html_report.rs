@@ -114,24 +114,26 @@ fn report_dom_in_chromium() {
     assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
     let dom = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(dom.contains("<h1>feerie report</h1>"), "{dom}");
-    // Seven diagrams: one per twin of the chess problems, Xiangqi and Cheskers; none for the
-    // invalid document.
-    assert_eq!(dom.matches("<svg").count(), 7);
-    assert_eq!(dom.matches("class=\"board chess\"").count(), 5);
+    // Eight diagrams: one per twin of the chess problems, the unsupported one, Xiangqi and
+    // Cheskers; none for the invalid document.
+    assert_eq!(dom.matches("<svg").count(), 8);
+    assert_eq!(dom.matches("class=\"board chess\"").count(), 6);
     assert_eq!(dom.matches("class=\"board xiangqi\"").count(), 1);
     assert_eq!(dom.matches("class=\"board cheskers\"").count(), 1);
-    assert_eq!(dom.matches("class=\"dark\"").count(), 6 * 32);
+    assert_eq!(dom.matches("class=\"dark\"").count(), 7 * 32);
     // Verdicts, in the summary and at each problem.
     for (class, word, n) in
-        [("v-sound", "sound", 5), ("v-cooked", "cooked", 1), ("v-invalid", "invalid", 1), ("v-unsupported", "unsupported", 1)]
+        [("v-sound", "sound", 6), ("v-cooked", "cooked", 1), ("v-invalid", "invalid", 1), ("v-unsupported", "unsupported", 1)]
     {
         let badge = format!("<span class=\"verdict {class}\">{word}</span>");
         // Count table + index rows + the problem heading and twin panels.
         assert!(dom.matches(&badge).count() > n, "{badge}");
     }
     assert!(dom.contains(
-        "<tr class=\"count\" data-verdict=\"sound\"><td><span class=\"verdict v-sound\">sound</span></td><td class=\"n\">5</td></tr>"
+        "<tr class=\"count\" data-verdict=\"sound\"><td><span class=\"verdict v-sound\">sound</span></td><td class=\"n\">6</td></tr>"
     ));
+    // The Cheskers problem solved, in its notation: a zugzwang, the win by a king's jump.
+    assert!(dom.contains("   1.a3-b4 ! zugzwang.\n      1...Kh8-g7\n          2.Kh6xf8 #"), "{dom}");
     // The Xiangqi problem solved: its tree in ICCS, checks and the no-move mate marked.
     assert!(dom.contains("   1.g7e7 + !\n      1...c5e7\n          2.d8e8 +"), "{dom}");
     assert!(dom.contains(

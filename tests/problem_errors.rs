@@ -76,6 +76,12 @@ const EXPECTED: &[(&str, usize, &str)] = &[
     ("variants.yaml", 15, "twin b: point 'j2' is off the Xiangqi board (a0–i9)"),
     ("variants.yaml", 16, "Échecs Réserve is a chess condition: it does not apply to Xiangqi"),
     ("variants.yaml", 17, "twin b: the twin command 'Rotate' does not apply to Xiangqi"),
+    ("variants.yaml", 18, "'=2': the only goal in Cheskers is '#', White wins"),
+    ("variants.yaml", 19, "Échecs Réserve is a chess condition: it does not apply to Cheskers"),
+    ("variants.yaml", 20, "twin b (Move a3 a4): the piece on a4 stands on a light square"),
+    ("variants.yaml", 21, "twin b (Add white Qe3): the white piece 'Q' does not exist in Cheskers"),
+    ("variants.yaml", 22, "twin b (Stipulation h=1): 'h=1': the only goal in Cheskers is '#'"),
+    ("variants.yaml", 24, "bad Cheskers FEN: 'X' is no Cheskers piece (K B C P)"),
 ];
 
 /// Documents of the broken files that are not broken: (file, document, what they are).
@@ -85,6 +91,7 @@ const NOT_BROKEN: &[(&str, usize, &str)] = &[
     ("options.yaml", 13, "unsupported"),
     ("yaml.yaml", 4, "ready"),
     ("variants.yaml", 13, "ready"),
+    ("variants.yaml", 23, "ready"),
 ];
 
 /// The line (from 1) of the marker `# <-- n` in a file.
