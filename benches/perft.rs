@@ -14,6 +14,8 @@
 //! Run with `cargo bench --bench perft` (one group per position and kind, two functions per
 //! group: `feerie` and `cozy-chess`).
 //!
+//! The Cheskers initial position has the groups `perft/cheskers-start/bulk` (depths 7 and 8) and
+//! `perft/cheskers-start/full` (depth 7).
 //! The Xiangqi start position has its own groups (`perft/xiangqi-start/bulk` at depths 4 and 5,
 //! `perft/xiangqi-start/full` at depth 4), feerie alone, its counts checked against the
 //! published ones before timing.
@@ -21,6 +23,7 @@
 use cozy_chess::Board;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use feerie::position::Position;
+use feerie::rules::cheskers::CheskersPosition;
 use feerie::rules::xiangqi::XiangqiPosition;
 use std::hint::black_box;
 use std::time::Duration;
@@ -134,5 +137,27 @@ fn perft_xiangqi(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, perft, perft_xiangqi);
+/// Cheskers initial position (Black to move): (depth, count). The counts are feerie's, checked
+/// against the plainly written reference generator of `tests/cheskers_reference/` (depths 1–5
+/// in CI, 6–7 under `--ignored`); no published table exists.
+const CHESKERS_COUNTS: [(u32, u64); 2] = [(7, 1_474_381), (8, 10_351_172)];
+
+fn perft_cheskers(c: &mut Criterion) {
+    let pos = CheskersPosition::startpos();
+    for (kind, depths) in [("bulk", &CHESKERS_COUNTS[..]), ("full", &CHESKERS_COUNTS[..1])] {
+        let mut group = c.benchmark_group(format!("perft/cheskers-start/{kind}"));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(4));
+        for &(depth, nodes) in depths {
+            let run = || if kind == "full" { pos.perft_full(depth) } else { pos.perft(depth) };
+            assert_eq!(run(), nodes, "cheskers start {kind} depth {depth}");
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(BenchmarkId::new("feerie", depth), |b| b.iter(|| black_box(run())));
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, perft, perft_xiangqi, perft_cheskers);
 criterion_main!(benches);

@@ -324,6 +324,30 @@ fn perft_xiangqi() {
 }
 
 #[test]
+fn perft_cheskers() {
+    // The initial position, Black to move, without --fen: the rules file's 9 moves.
+    let (code, out, _) = run(&["perft", "--rules", "cheskers", "--depth", "1", "--divide"]);
+    assert_eq!(code, 0);
+    let moves: Vec<&str> = out.lines().take(9).map(|l| l.split(':').next().unwrap_or("")).collect();
+    assert_eq!(moves, ["CAb8-a5", "CAb8-c5", "b6-a5", "b6-c5", "d6-c5", "d6-e5", "f6-e5", "f6-g5", "h6-g5"], "{out}");
+    assert!(out.contains("nodes: 9\n"), "{out}");
+    let (code, out, _) = run(&["perft", "--rules", "cheskers", "--depth", "3", "--full"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("nodes: 652\n"), "{out}");
+    // A chain in --divide, with French letters for the king.
+    let (code, out, _) =
+        run(&["perft", "--rules", "cheskers", "--fen", "7k/8/1p1p4/8/1p1p4/2K5/8/8 w", "--depth", "1", "--divide", "--lang", "fr"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Rc3xe5xc7xa5xc3: 1\n"), "{out}");
+    let (code, _, err) = run(&["perft", "--rules", "cheskers", "--fen", "K7/8/8/8/8/8/8/7k w", "--depth", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("light square"), "{err}");
+    let (code, _, err) = run(&["perft", "--rules", "cheskers", "--condition", "Reserve", "--depth", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Cheskers takes no fairy condition"), "{err}");
+}
+
+#[test]
 fn xiangqi_check_solve_and_notation() {
     // The bundled Xiangqi collection: every problem sound, exit 0.
     let (code, out, _) = run(&["check", "problems/xiangqi", "--quiet", "--threads", "2"]);
