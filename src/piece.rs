@@ -328,6 +328,11 @@ pub enum Lang {
     De,
 }
 
+impl Lang {
+    /// Every language, English first.
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Fr, Lang::De];
+}
+
 /// A coloured piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece {

@@ -157,6 +157,10 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
                     let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
                     (solve(pos, &v.stipulation, &opts), stated, None)
                 }
+                GamePosition::Cheskers(pos) => {
+                    let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
+                    (solve(pos, &v.stipulation, &opts), stated, None)
+                }
             };
             judge_variant(p, v, &opts, Outcome { solved, stated, reserve }, count, &title, start)
         })

@@ -8,7 +8,7 @@ use std::time::Instant;
 /// Arguments of `feerie perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Rule system: chess or xiangqi.
+    /// Rule system: chess, xiangqi or cheskers.
     #[arg(long, default_value = "chess")]
     pub rules: String,
     /// A fairy condition (repeatable): Reserve, WhiteReserve, BlackReserve.
@@ -58,8 +58,9 @@ pub fn run(a: &PerftArgs) -> ExitCode {
     match a.rules.to_lowercase().as_str() {
         "chess" => run_chess(a),
         "xiangqi" => run_xiangqi(a),
+        "cheskers" => run_cheskers(a),
         other => {
-            eprintln!("feerie perft: unknown rules '{other}' (chess or xiangqi)");
+            eprintln!("feerie perft: unknown rules '{other}' (chess, xiangqi or cheskers)");
             ExitCode::from(2)
         }
     }
@@ -87,6 +88,36 @@ fn run_xiangqi(a: &PerftArgs) -> ExitCode {
     let nodes = if a.divide && a.depth > 0 {
         let lines: Vec<(String, u64)> = pos.legal_moves().iter().map(|&m| (pos.iccs(m), count(&pos.play(m), a.depth - 1))).collect();
         print_divide(lines)
+    } else {
+        count(&pos, a.depth)
+    };
+    print_total(nodes, start);
+    ExitCode::SUCCESS
+}
+
+/// `feerie perft --rules cheskers`: from the initial position (Black to move) or `--fen`;
+/// moves in Cheskers notation under `--divide`.
+fn run_cheskers(a: &PerftArgs) -> ExitCode {
+    use crate::rules::cheskers::CheskersPosition;
+    if !a.conditions.is_empty() {
+        eprintln!("feerie perft: Cheskers takes no fairy condition (--condition {})", a.conditions.join(", --condition "));
+        return ExitCode::from(2);
+    }
+    let pos = match a.fen.as_deref() {
+        None => CheskersPosition::startpos(),
+        Some(fen) => match CheskersPosition::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("feerie perft: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let count = |p: &CheskersPosition, d: u32| if a.full { p.perft_full(d) } else { p.perft(d) };
+    let start = Instant::now();
+    let nodes = if a.divide && a.depth > 0 {
+        let lang = a.lang.into();
+        print_divide(pos.legal_moves().into_iter().map(|m| (pos.move_text_lang(m, lang), count(&pos.play(m), a.depth - 1))).collect())
     } else {
         count(&pos, a.depth)
     };

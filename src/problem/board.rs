@@ -5,6 +5,7 @@ use super::error::Fault;
 use super::yaml::{field, kind_of, texts, untag};
 use crate::geometry::{Square, regions};
 use crate::piece::{Color, Kind};
+use crate::rules::cheskers::{CheskersKind, CheskersPosition};
 use serde_yaml::Value;
 
 /// Piece attributes Popeye knows (prefixed words): not supported yet.
@@ -405,20 +406,11 @@ fn cap(s: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 // Cheskers
 
-/// Cheskers piece kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CKind {
-    King,
-    Bishop,
-    Camel,
-    Pawn,
-}
-
-/// A Cheskers piece.
+/// A Cheskers piece, with where the problem gives it (for error messages).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct CPiece {
     pub color: Color,
-    pub kind: CKind,
+    pub kind: CheskersKind,
     pub file: u8,
     pub rank: u8,
     pub text: String,
@@ -429,71 +421,36 @@ pub(crate) struct CPiece {
 pub(crate) fn cheskers_pieces(raw: &[RawPiece]) -> Result<Vec<CPiece>, Fault> {
     raw.iter()
         .map(|p| {
-            let kind = match p.code.as_str() {
-                "K" => CKind::King,
-                "B" => CKind::Bishop,
-                "CA" | "C" => CKind::Camel,
-                "P" => CKind::Pawn,
-                _ => {
-                    return Err(Fault::on(
-                        &["algebraic", p.list],
-                        &p.text,
-                        format!("piece '{}' in '{}' does not exist in Cheskers (K, B, CA, P)", p.code, p.text),
-                    ));
-                }
+            let Some(kind) = CheskersKind::from_code(&p.code) else {
+                return Err(Fault::on(
+                    &["algebraic", p.list],
+                    &p.text,
+                    format!("piece '{}' in '{}' does not exist in Cheskers (K, B, CA, P)", p.code, p.text),
+                ));
             };
             Ok(CPiece { color: p.color, kind, file: p.file, rank: p.rank, text: p.text.clone(), list: p.list })
         })
         .collect()
 }
 
-/// Reads a Cheskers FEN (`K B C P`, C the camel; the fields after the side may be left out).
+/// Reads a Cheskers FEN (`K B C P`, C the camel; the fields after the side may be left out)
+/// with the engine's reader.
 pub(crate) fn cheskers_fen(fen: &str) -> Result<(Vec<CPiece>, Option<Color>), String> {
-    let mut fields = fen.split_whitespace();
-    let board = fields.next().ok_or("empty FEN")?;
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(format!("bad FEN: {} ranks instead of 8", ranks.len()));
-    }
-    let mut out = Vec::new();
-    for (i, r) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
-        let mut file = 0u32;
-        for c in r.chars() {
-            if let Some(d) = c.to_digit(10) {
-                file += d;
-                continue;
-            }
-            let kind = match c.to_ascii_uppercase() {
-                'K' => CKind::King,
-                'B' => CKind::Bishop,
-                'C' => CKind::Camel,
-                'P' => CKind::Pawn,
-                _ => return Err(format!("bad FEN: '{c}' is no Cheskers piece (K B C P)")),
-            };
-            if file >= 8 {
-                return Err(format!("bad FEN: rank {} has more than 8 squares", rank + 1));
-            }
-            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-            out.push(CPiece { color, kind, file: file as u8, rank, text: c.to_string(), list: "fen" });
-            file += 1;
-        }
-        if file != 8 {
-            return Err(format!("bad FEN: rank {} has {file} squares instead of 8", rank + 1));
-        }
-    }
-    let side = match fields.next() {
-        None => None,
-        Some("w" | "W") => Some(Color::White),
-        Some("b" | "B") => Some(Color::Black),
-        Some(o) => return Err(format!("bad FEN: side to move '{o}'")),
-    };
-    Ok((out, side))
+    let (pieces, side) = CheskersPosition::read_fen(fen).map_err(|e| e.to_string())?;
+    let pieces = pieces
+        .into_iter()
+        .map(|(sq, color, kind)| {
+            let l = kind.fen_letter();
+            let text = if color == Color::White { l } else { l.to_ascii_lowercase() }.to_string();
+            CPiece { color, kind, file: sq.0 % 8, rank: sq.0 / 8, text, list: "fen" }
+        })
+        .collect();
+    Ok((pieces, side))
 }
 
-/// Checks a Cheskers diagram: dark squares only, one piece per square, a king each, no pawn on
-/// its first or last rank.
-pub(crate) fn check_cheskers(pieces: &[CPiece]) -> Result<(), Fault> {
+/// Checks a Cheskers diagram (dark squares only, one piece per square, at least one king each,
+/// no pawn on its first or last rank) and gives its position with `to_move` to move.
+pub(crate) fn check_cheskers(pieces: &[CPiece], to_move: Color) -> Result<CheskersPosition, Fault> {
     let fault =
         |p: &CPiece, m: String| if p.list == "fen" { Fault::at(&["fen"], m) } else { Fault::on(&["algebraic", p.list], &p.text, m) };
     let dark = regions::dark_squares();
@@ -508,7 +465,7 @@ pub(crate) fn check_cheskers(pieces: &[CPiece]) -> Result<(), Fault> {
         if dark & (1 << sq) == 0 {
             return Err(fault(p, format!("the piece on {name} stands on a light square (Cheskers uses the dark squares only)")));
         }
-        if p.kind == CKind::Pawn {
+        if p.kind == CheskersKind::Pawn {
             let last = if p.color == Color::White { 7 } else { 0 };
             let first = 7 - last;
             if p.rank == last {
@@ -520,12 +477,16 @@ pub(crate) fn check_cheskers(pieces: &[CPiece]) -> Result<(), Fault> {
         }
     }
     for c in Color::BOTH {
-        if !pieces.iter().any(|p| p.color == c && p.kind == CKind::King) {
+        if !pieces.iter().any(|p| p.color == c && p.kind == CheskersKind::King) {
             let key = if pieces.iter().any(|p| p.list == "fen") { "fen" } else { "algebraic" };
-            return Err(Fault::at(&[key], format!("{} has no king", cap(c.name()))));
+            return Err(Fault::at(&[key], format!("{} has no king (the game would be over)", cap(c.name()))));
         }
     }
-    Ok(())
+    let placed: Vec<_> = pieces.iter().map(|p| (Square(p.rank * 8 + p.file), p.color, p.kind)).collect();
+    CheskersPosition::from_pieces(&placed, to_move).map_err(|e| {
+        let key = if pieces.iter().any(|p| p.list == "fen") { "fen" } else { "algebraic" };
+        Fault::at(&[key], e.to_string())
+    })
 }
 
 #[cfg(test)]
@@ -559,9 +520,9 @@ mod tests {
     #[test]
     fn cheskers_checks() {
         let (p, _) = cheskers_fen("1c1k1k1b/p1p1p1p1/1p1p1p1p/8/8/P1P1P1P1/1P1P1P1P/B1K1K1C1 b").unwrap();
-        assert!(check_cheskers(&p).is_ok());
+        assert!(check_cheskers(&p, Color::Black).is_ok());
         let (p, _) = cheskers_fen("1c1k1k1b/8/8/8/8/8/8/1BK1K1C1 b").unwrap();
-        assert!(check_cheskers(&p).unwrap_err().message.contains("light square"));
+        assert!(check_cheskers(&p, Color::Black).unwrap_err().message.contains("light square"));
     }
 
     #[test]

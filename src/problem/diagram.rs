@@ -2,7 +2,7 @@
 //!
 //! A [`Problem`](super::Problem) keeps its game's position and gives its diagram on demand
 //! ([`GamePosition::diagram`](super::GamePosition::diagram)); a problem that is valid input but not
-//! supported yet (Cheskers, an unsupported condition) keeps only this, so that reports can still
+//! supported yet (an unsupported condition or piece) keeps only this, so that reports can still
 //! draw it. Reports see only diagrams, never a game's position.
 //!
 //! ```
@@ -16,7 +16,7 @@
 //! ```
 
 use super::Rules;
-use super::board::{CKind, CPiece, XPiece};
+use super::board::{CPiece, XPiece};
 use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::{Position, Setup};
@@ -112,14 +112,20 @@ impl Diagram {
 
     /// The diagram of Cheskers pieces.
     pub(crate) fn of_cheskers(ps: &[CPiece]) -> Diagram {
-        let kind = |k: CKind| match k {
-            CKind::King => Kind::King,
-            CKind::Bishop => Kind::Bishop,
-            CKind::Camel => Kind::Camel,
-            CKind::Pawn => Kind::Pawn,
-        };
-        let pieces =
-            ps.iter().map(|p| DiagramPiece { color: p.color, figure: Figure::Chess(kind(p.kind)), file: p.file, rank: p.rank }).collect();
+        let pieces = ps
+            .iter()
+            .map(|p| DiagramPiece { color: p.color, figure: Figure::Chess(p.kind.chess_kind()), file: p.file, rank: p.rank })
+            .collect();
+        Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()] }
+    }
+
+    /// The diagram of a Cheskers position.
+    pub fn of_cheskers_position(p: &crate::rules::cheskers::CheskersPosition) -> Diagram {
+        let pieces = p
+            .pieces()
+            .into_iter()
+            .map(|(sq, color, kind)| DiagramPiece { color, figure: Figure::Chess(kind.chess_kind()), file: sq.0 % 8, rank: sq.0 / 8 })
+            .collect();
         Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()] }
     }
 
@@ -167,16 +173,22 @@ mod tests {
 
     #[test]
     fn unsupported_documents_keep_their_diagram() {
-        let text = "rules: cheskers\nstipulation: '#2'\nfen: 1c1k1k1b/8/8/8/8/8/8/B1K1K3 w\n---\n\
-                    stipulation: '#2'\noptions: [Madrasi]\nalgebraic: {white: [Ke1, Qd1], black: [Ke8]}\n";
+        let text = "stipulation: '#2'\noptions: [Madrasi]\nalgebraic: {white: [Ke1, Qd1], black: [Ke8]}\n";
         let docs = load_str(text, "u.yaml");
-        let Loaded::Unsupported { diagram: Some(d), .. } = &docs[0] else { panic!("{docs:?}") };
-        assert_eq!(d.rules, Rules::Cheskers);
-        assert!(d.pieces.contains(&DiagramPiece { color: Color::Black, figure: Figure::Chess(Kind::Camel), file: 1, rank: 7 }));
-        assert_eq!(d.pieces.len(), 7);
-        let Loaded::Unsupported { diagram: Some(d), options, .. } = &docs[1] else { panic!("{docs:?}") };
+        let Loaded::Unsupported { diagram: Some(d), options, .. } = &docs[0] else { panic!("{docs:?}") };
         assert_eq!(d.rules, Rules::Chess);
         assert_eq!(d.pieces.len(), 3);
         assert_eq!(options, &vec!["Madrasi".to_string()]);
+    }
+
+    #[test]
+    fn cheskers_diagram_shows_the_dark_squares_pieces() {
+        let docs = load_str("rules: cheskers\nstipulation: '#2'\nfen: 1c1k1k1b/8/8/8/8/8/8/B1K1K3 w\n", "c.yaml");
+        let Loaded::Ready(p) = &docs[0] else { panic!("{docs:?}") };
+        let d = p.position.diagram();
+        assert_eq!(d.rules, Rules::Cheskers);
+        assert!(d.pieces.contains(&DiagramPiece { color: Color::Black, figure: Figure::Chess(Kind::Camel), file: 1, rank: 7 }));
+        assert_eq!(d.pieces.len(), 7);
+        assert_eq!(d.square_name(1, 7), "b8");
     }
 }

@@ -309,11 +309,33 @@ fn interpret(
                         board::cheskers_pieces(&raw)?
                     }
                 };
-                board::check_cheskers(&pieces)?;
+                let position = board::check_cheskers(&pieces, side)?;
                 sketch.diagram = Some(Diagram::of_cheskers(&pieces));
-                unsupported.push("cheskers rules are not supported yet".into());
+                if let Some(s) = stipulation
+                    && s.goal != Goal::Mate
+                {
+                    return Err(Fault::at(
+                        &["stipulation"],
+                        format!(
+                            "'{s}': the only goal in Cheskers is '#', White wins (all Black kings captured, or Black to move has no move)"
+                        ),
+                    ));
+                }
+                if options.reserve.any() {
+                    return Err(Fault::at(&[opt_key], "Échecs Réserve is a chess condition: it does not apply to Cheskers"));
+                }
+                if parsed.en_passant.is_some() || parsed.no_castling != 0 {
+                    return Err(Fault::at(&[opt_key], "Cheskers has neither en passant nor castling"));
+                }
+                if !unsupported.is_empty() {
+                    return Ok(None);
+                }
+                let Some(stipulation) = stipulation else {
+                    return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
+                };
+                let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed: 0 };
+                return Ok(Some(problem(ctx, meta, super::GamePosition::Cheskers(position), parts)));
             }
-            return Ok(None);
         }
         Rules::Chess => {}
     }

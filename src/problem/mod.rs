@@ -40,6 +40,7 @@ pub use twins::{Twin, TwinCommand};
 
 use crate::piece::Piece;
 use crate::position::{Position, Setup};
+use crate::rules::cheskers::CheskersPosition;
 use crate::rules::xiangqi::XiangqiPosition;
 use serde::Serialize;
 use std::path::Path;
@@ -64,6 +65,8 @@ pub enum GamePosition {
     Chess(Position),
     /// Xiangqi.
     Xiangqi(XiangqiPosition),
+    /// Cheskers.
+    Cheskers(CheskersPosition),
 }
 
 impl GamePosition {
@@ -72,6 +75,7 @@ impl GamePosition {
         match self {
             GamePosition::Chess(_) => Rules::Chess,
             GamePosition::Xiangqi(_) => Rules::Xiangqi,
+            GamePosition::Cheskers(_) => Rules::Cheskers,
         }
     }
     /// The side to move (White is Red in Xiangqi).
@@ -79,13 +83,16 @@ impl GamePosition {
         match self {
             GamePosition::Chess(p) => p.side_to_move(),
             GamePosition::Xiangqi(p) => p.side_to_move(),
+            GamePosition::Cheskers(p) => p.side_to_move(),
         }
     }
-    /// The position as FEN (X-FEN with reserves in chess, WXF FEN in Xiangqi).
+    /// The position as FEN (X-FEN with reserves in chess, WXF FEN in Xiangqi, the rules
+    /// file's FEN in Cheskers).
     pub fn to_fen(&self) -> String {
         match self {
             GamePosition::Chess(p) => p.to_fen(),
             GamePosition::Xiangqi(p) => p.to_fen(),
+            GamePosition::Cheskers(p) => p.to_fen(),
         }
     }
     /// The diagram, for reports.
@@ -93,13 +100,14 @@ impl GamePosition {
         match self {
             GamePosition::Chess(p) => Diagram::of_position(p),
             GamePosition::Xiangqi(p) => Diagram::of_xiangqi_position(p),
+            GamePosition::Cheskers(p) => Diagram::of_cheskers_position(p),
         }
     }
     /// The chess position, when the game is chess.
     pub fn as_chess(&self) -> Option<&Position> {
         match self {
             GamePosition::Chess(p) => Some(p),
-            GamePosition::Xiangqi(_) => None,
+            GamePosition::Xiangqi(_) | GamePosition::Cheskers(_) => None,
         }
     }
 }
@@ -272,7 +280,52 @@ impl Problem {
         match &start.position {
             GamePosition::Chess(p) => self.apply_chess_twin(start, p, t),
             GamePosition::Xiangqi(p) => self.apply_xiangqi_twin(start, p, t),
+            GamePosition::Cheskers(p) => self.apply_cheskers_twin(start, p, t),
         }
+    }
+
+    /// A Cheskers twin: the chess twin commands on the 8×8 board, with the Cheskers pieces
+    /// (`K B CA P`); the result must be a Cheskers diagram again (dark squares, a king each).
+    fn apply_cheskers_twin(&self, start: &Variant, position: &CheskersPosition, t: &Twin) -> Result<Variant, ProblemError> {
+        use crate::rules::cheskers::CheskersKind;
+        let mut board: [Option<Piece>; 64] = [None; 64];
+        for (sq, color, kind) in position.pieces() {
+            board[sq.index()] = Some(Piece::new(color, kind.chess_kind()));
+        }
+        let mut stipulation = start.stipulation;
+        for cmd in &t.commands {
+            match cmd {
+                TwinCommand::Stipulation { stipulation: s } => {
+                    if s.goal != crate::rules::Goal::Mate {
+                        return Err(self.twin_error(t, format!("'{s}': the only goal in Cheskers is '#' (White wins)")));
+                    }
+                    stipulation = s.with_white_to_play(start.options.white_to_play)
+                }
+                TwinCommand::Condition { .. } | TwinCommand::Reserve { .. } => {
+                    return Err(self.twin_error(t, "Cheskers takes no fairy condition and has no reserve".into()));
+                }
+                other => twins::apply(&mut board, other).map_err(|m| self.twin_error(t, m))?,
+            }
+        }
+        let mut placed = Vec::new();
+        for (i, p) in board.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let Some(kind) = CheskersKind::ALL.into_iter().find(|k| k.chess_kind() == p.kind) else {
+                return Err(self
+                    .twin_error(t, format!("the {} piece '{}' does not exist in Cheskers (K, B, CA, P)", p.color.name(), p.kind.code())));
+            };
+            let (file, rank) = (i as u8 % 8, i as u8 / 8);
+            placed.push(board::CPiece { color: p.color, kind, file, rank, text: String::new(), list: "fen" });
+        }
+        let side = first_mover(&stipulation, &start.options);
+        let position = board::check_cheskers(&placed, side).map_err(|f| self.twin_error(t, f.message))?;
+        Ok(Variant {
+            label: t.label.clone(),
+            description: t.description(),
+            position: GamePosition::Cheskers(position),
+            stipulation,
+            options: start.options.clone(),
+        })
     }
 
     fn apply_xiangqi_twin(&self, start: &Variant, position: &XiangqiPosition, t: &Twin) -> Result<Variant, ProblemError> {

@@ -1,6 +1,7 @@
 //! Rule systems. Each implements [`Game`], the only view of a game the search has.
 
 pub mod bound;
+pub mod cheskers;
 pub mod chess;
 pub mod intelligent;
 pub mod stalemate;
