@@ -386,7 +386,11 @@ impl Board {
                 }
                 if captured.contains(&over) {
                     // A piece is jumped once; it stays (and blocks) until the chain ends.
-                    events.insert("jump over a piece already jumped refused");
+                    events.insert(if captured.last() == Some(&over) {
+                        "jump straight back over the piece just jumped refused"
+                    } else {
+                        "jump over a piece jumped earlier in the chain refused"
+                    });
                     continue;
                 }
                 if !self.empty_during_chain(start, land) {
