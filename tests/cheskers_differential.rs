@@ -273,7 +273,7 @@ fn squares_of(bits: u64) -> Vec<Sq> {
 ///   reference has no legal move";
 /// - every engine move's name reads back to the same move, names a reference move (by one of its
 ///   paths) with the same start, end, captured set, promotion and child, and the move's own
-///   fields agree with it; a reference name never reads as another move.
+///   fields agree with it; every reference name, along any path of a chain, reads as its move.
 ///
 /// Returns the children.
 fn check_position(p: &CheskersPosition) -> Vec<CheskersPosition> {
@@ -334,18 +334,13 @@ fn check_position(p: &CheskersPosition) -> Vec<CheskersPosition> {
         assert_eq!(p.try_play(*m), Some(q), "{fen} {name}: try_play");
     }
     // The reference's names, with every path of each chain: each reads as the move with the
-    // reference's child, or (a path the engine does not keep) as nothing, never as another move.
+    // reference's child (a stated solution may write a chain along any of its paths).
     for rm in r.legal_moves_all_paths() {
         let name = rm.text();
-        if let Some(m) = p.parse_move(&name) {
-            assert_eq!(p.play(m).to_fen(), r.play(&rm).to_fen(), "{fen}: the engine reads {name} as {}", p.move_text(m));
-        } else {
-            assert!(rm.is_jump(), "{fen}: the engine does not read {name}");
+        match p.parse_move(&name) {
+            Some(m) => assert_eq!(p.play(m).to_fen(), r.play(&rm).to_fen(), "{fen}: the engine reads {name} as {}", p.move_text(m)),
+            None => panic!("{fen}: the engine does not read {name}"),
         }
-    }
-    for rm in r.legal_moves() {
-        let found = r.legal_moves_all_paths().iter().filter(|x| x.identity() == rm.identity()).any(|x| p.parse_move(&x.text()).is_some());
-        assert!(found, "{fen}: no path of {} is read by the engine", rm.text());
     }
     moves.iter().map(|&m| p.play(m)).collect()
 }

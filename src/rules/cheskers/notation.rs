@@ -44,8 +44,8 @@ impl CheskersPosition {
 
     /// The legal move `text` names: the notation of [`CheskersPosition::move_text`] in any
     /// language, with `-`, `x`, `*` or `:` between the squares, with or without the piece
-    /// letter, and a chain by all its squares or by its first and last only (when that names
-    /// one move). Marks (`#`, `+`, `!`, `?`) at the end are ignored. `None` when no legal move,
+    /// letter, and a chain by all its squares (along any path that captures the same pieces)
+    /// or by its first and last only (when that names one move). Marks (`#`, `+`, `!`, `?`) at the end are ignored. `None` when no legal move,
     /// or more than one, fits.
     pub fn parse_move(&self, text: &str) -> Option<CMove> {
         let want = Written::read(text)?;
@@ -53,7 +53,7 @@ impl CheskersPosition {
         let fits = |m: &CMove, full: bool| {
             let kind = self.piece_at(m.from).map_or(CheskersKind::Pawn, |(_, k)| k);
             let squares: Vec<Square> = std::iter::once(m.from).chain(if m.jumps > 0 { m.landings() } else { vec![m.to] }).collect();
-            let path_fits = if full { squares == want.squares } else { want.squares == [m.from, m.to] };
+            let path_fits = if full { squares == want.squares || another_path(m, &want.squares) } else { want.squares == [m.from, m.to] };
             path_fits
                 && m.promotion == want.promotion
                 && want.piece.as_deref().is_none_or(|p| Lang::ALL.iter().any(|&l| letter(kind, l).eq_ignore_ascii_case(p)))
@@ -65,6 +65,25 @@ impl CheskersPosition {
             _ => None,
         }
     }
+}
+
+/// Whether `squares` is another path of the chain `m`: the same start, end and captured pieces
+/// by other landing squares (a king circling four pieces the other way round), each step a
+/// diagonal jump.
+fn another_path(m: &CMove, squares: &[Square]) -> bool {
+    if m.jumps == 0 || squares.len() != m.jumps as usize + 1 || squares.first() != Some(&m.from) || squares.last() != Some(&m.to) {
+        return false;
+    }
+    let mut jumped = 0u64;
+    for w in squares.windows(2) {
+        let (a, b) = (w[0].0 as i32, w[1].0 as i32);
+        let (df, dr) = (b % 8 - a % 8, b / 8 - a / 8);
+        if df.abs() != 2 || dr.abs() != 2 {
+            return false;
+        }
+        jumped |= 1u64 << ((a + b) / 2);
+    }
+    jumped == m.captured
 }
 
 /// What a written move says: an optional piece letter, its squares, an optional promotion.

@@ -97,6 +97,11 @@ fn the_start_square_is_empty_during_the_chain() {
     let loops: Vec<&CMove> = v.iter().filter(|m| m.from == m.to).collect();
     assert_eq!(loops.len(), 1, "{:?}", v.iter().map(|&m| p.move_text(m)).collect::<Vec<_>>());
     assert_eq!(loops[0].captured.count_ones(), 4);
+    // Written along either path, it reads as that move.
+    assert_eq!(p.move_text(*loops[0]), "Kc3xe5xc7xa5xc3");
+    assert_eq!(p.parse_move("Kc3xa5xc7xe5xc3"), Some(*loops[0]));
+    assert_eq!(p.parse_move("Kc3xe5xc7xa5xc3"), Some(*loops[0]));
+    assert_eq!(p.parse_move("Kc3xa5xc7xe5"), None);
     let after = p.play(*loops[0]);
     assert_eq!(after.to_fen(), "7k/8/8/8/8/2K5/8/8 b");
 }
