@@ -2,7 +2,9 @@
 //! solved with one thread and with every core. `cargo bench --bench solve`; the two slow
 //! ones (Wenda #6, Ebersz h#5) run only with `FEERIE_BENCH_SLOW=1`. The group `xiangqi`
 //! solves the whole of `problems/xiangqi/` (21 mates in 3 to 5 of the Shiqing Yaqu) on one
-//! thread, each checked `sound`.
+//! thread, each checked `sound`. The group `cheskers` solves a Cheskers `#6` from a random game
+//! (18 keys, a full tree of about a second) on one thread and on every core, for the parallel
+//! speed-up, and the whole of `problems/cheskers/` on one thread.
 //!
 //! Every iteration checks the solution against the known key or line, so a wrong result can
 //! never produce a speed figure.
@@ -77,5 +79,43 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// A Cheskers position 24 plies into a random game from the initial position; `#6` has 18 keys.
+const CHESKERS_MID: &str = "rules: cheskers\nfen: 3k1B2/p7/1p3k1p/6p1/3B4/8/3K1P1P/2K3C1 w\nstipulation: '#6'\n";
+
+fn bench_cheskers(c: &mut Criterion) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let Some(Loaded::Ready(mid)) = load_str(CHESKERS_MID, "cheskers-mid").into_iter().next() else { panic!("the Cheskers #6 loads") };
+    let mut g = c.benchmark_group("cheskers");
+    g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(500));
+    for threads in [1, cores] {
+        let opts = SolveOptions { threads, ..SolveOptions::default() };
+        g.bench_with_input(BenchmarkId::new("mid_6", format!("{threads} threads")), &opts, |b, o| {
+            b.iter(|| {
+                let r = check_problem(&mid, o);
+                assert_eq!(r[0].solutions.len(), 18, "Cheskers #6: {}", r[0].reason);
+            })
+        });
+    }
+    let mut collection = Vec::new();
+    for text in [include_str!("../problems/cheskers/problems.yaml")] {
+        for d in load_str(text, "problems/cheskers") {
+            match d {
+                Loaded::Ready(p) => collection.push(*p),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    let opts = SolveOptions { threads: 1, ..SolveOptions::default() };
+    g.bench_function(format!("problems_cheskers_{}/1 thread", collection.len()), |b| {
+        b.iter(|| {
+            for p in &collection {
+                let r = check_problem(p, &opts);
+                assert_eq!(r[0].verdict, VerdictKind::Sound, "{}: {}", p.document, r[0].reason);
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_cheskers);
 criterion_main!(benches);

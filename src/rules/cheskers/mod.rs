@@ -540,10 +540,10 @@ impl CheskersPosition {
         if depth == 0 {
             return 1;
         }
-        if depth == 1 && bulk {
-            return self.count_legal() as u64;
-        }
         let Some((buf, rest)) = bufs.split_first_mut() else { return 0 };
+        if depth == 1 && bulk {
+            return self.count_legal_with(buf) as u64;
+        }
         self.legal_moves_into(buf);
         let mut n = 0;
         for &m in buf.iter() {

@@ -170,13 +170,18 @@ impl CheskersPosition {
 
     /// The number of legal moves; without generating them when no jump is possible.
     pub fn count_legal(&self) -> usize {
+        self.count_legal_with(&mut Vec::new())
+    }
+
+    /// [`CheskersPosition::count_legal`] with a buffer for the moves when a jump is possible
+    /// (chains must be generated to merge equal ones).
+    pub(crate) fn count_legal_with(&self, buf: &mut Vec<CMove>) -> usize {
         if !self.has_king(self.side) {
             return 0;
         }
         if self.jumpers() != 0 {
-            let mut v = Vec::new();
-            self.legal_moves_into(&mut v);
-            return v.len();
+            self.legal_moves_into(buf);
+            return buf.len();
         }
         let us = self.side.index();
         let own = self.by_color[us];
