@@ -9,6 +9,8 @@
 //! assert!(parse_fen("4k3/8/8/8/8/8/8/4K3/8 w - - 0 1").is_err());
 //! ```
 
+pub(crate) mod grid;
+
 use crate::piece::{Kind, Lang};
 pub use crate::position::fen::{parse_fen, write_fen};
 use crate::position::{Move, Position, sq_name};

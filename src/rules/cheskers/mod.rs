@@ -300,47 +300,21 @@ impl CheskersPosition {
     /// What a FEN says, unchecked beyond its form: the pieces on their squares and the side to
     /// move if given (the problem loader checks the placement itself, to point at the fault).
     pub fn read_fen(fen: &str) -> Result<(Placement, Option<Color>), CheskersError> {
-        let mut fields = fen.split_whitespace();
-        let placement = fields.next().ok_or(CheskersError::Empty)?;
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(CheskersError::RankCount(ranks.len()));
-        }
-        let mut pieces = Vec::new();
-        for (i, text) in ranks.iter().enumerate() {
-            let rank = 7 - i as u8;
-            let mut file = 0usize;
-            for ch in text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if d == 0 || d > 8 {
-                        return Err(CheskersError::UnknownLetter(ch));
-                    }
-                    file += d as usize;
-                } else {
-                    let kind = CheskersKind::from_fen_letter(ch).ok_or(CheskersError::UnknownLetter(ch))?;
-                    let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-                    if file < 8 {
-                        pieces.push((Square(rank * 8 + file as u8), color, kind));
-                    }
-                    file += 1;
-                }
-            }
-            if file != 8 {
-                return Err(CheskersError::FileCount { rank: rank + 1, squares: file });
-            }
-        }
-        let side = match fields.next() {
+        use crate::notation::grid::{GridFault, read_grid};
+        let (pieces, side) = read_grid(fen, 8, 8, CheskersKind::from_fen_letter).map_err(|f| match f {
+            GridFault::Empty => CheskersError::Empty,
+            GridFault::RankCount(n) => CheskersError::RankCount(n),
+            GridFault::FileCount { rank, squares } => CheskersError::FileCount { rank: rank + 1, squares },
+            GridFault::Letter(c) => CheskersError::UnknownLetter(c),
+            GridFault::Field(f) => CheskersError::BadField(f),
+        })?;
+        let side = match side.as_deref() {
             None => None,
             Some("w" | "W") => Some(Color::White),
             Some("b" | "B") => Some(Color::Black),
             Some(other) => return Err(CheskersError::BadSide(other.to_string())),
         };
-        for (i, f) in fields.enumerate() {
-            if i >= 4 || !(f == "-" || f.bytes().all(|b| b.is_ascii_digit())) {
-                return Err(CheskersError::BadField(f.to_string()));
-            }
-        }
-        Ok((pieces, side))
+        Ok((pieces.into_iter().map(|(f, r, c, k)| (Square(r * 8 + f), c, k)).collect(), side))
     }
 
     /// A position from a list of pieces and the side to move, checked: every square on the
@@ -387,29 +361,8 @@ impl CheskersPosition {
 
     /// The FEN of the position: placement and side (`w` or `b`).
     pub fn to_fen(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                match self.piece_at(Square(rank * 8 + file)) {
-                    None => empty += 1,
-                    Some((c, k)) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        let l = k.fen_letter();
-                        out.push(if c == Color::White { l } else { l.to_ascii_lowercase() });
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        use crate::notation::grid::{cased, write_grid};
+        let mut out = write_grid(8, 8, |f, r| self.piece_at(Square(r * 8 + f)).map(|(c, k)| cased(k.fen_letter(), c)));
         out.push_str(if self.side == Color::White { " w" } else { " b" });
         out
     }

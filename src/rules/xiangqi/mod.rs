@@ -356,48 +356,21 @@ impl XiangqiPosition {
     /// What a FEN says, unchecked beyond its form: the pieces on their points and the side to
     /// move if given (the problem loader checks the placement itself, to point at the fault).
     pub fn read_fen(fen: &str) -> Result<(Placement, Option<Color>), XiangqiError> {
-        let mut fields = fen.split_whitespace();
-        let placement = fields.next().ok_or(XiangqiError::Empty)?;
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 10 {
-            return Err(XiangqiError::RankCount(ranks.len()));
-        }
-        let mut pieces = Vec::new();
-        for (i, text) in ranks.iter().enumerate() {
-            let rank = 9 - i as u8;
-            let mut file = 0usize;
-            for ch in text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if d == 0 {
-                        return Err(XiangqiError::UnknownLetter(ch));
-                    }
-                    file += d as usize;
-                } else {
-                    let kind = XiangqiKind::from_letter(ch).ok_or(XiangqiError::UnknownLetter(ch))?;
-                    let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-                    if file < 9 {
-                        pieces.push((Square(rank * 9 + file as u8), color, kind));
-                    }
-                    file += 1;
-                }
-            }
-            if file != 9 {
-                return Err(XiangqiError::FileCount { rank, points: file });
-            }
-        }
-        let side = match fields.next() {
+        use crate::notation::grid::{GridFault, read_grid};
+        let (pieces, side) = read_grid(fen, 9, 10, XiangqiKind::from_letter).map_err(|f| match f {
+            GridFault::Empty => XiangqiError::Empty,
+            GridFault::RankCount(n) => XiangqiError::RankCount(n),
+            GridFault::FileCount { rank, squares } => XiangqiError::FileCount { rank, points: squares },
+            GridFault::Letter(c) => XiangqiError::UnknownLetter(c),
+            GridFault::Field(f) => XiangqiError::BadField(f),
+        })?;
+        let side = match side.as_deref() {
             None => None,
             Some("w" | "W" | "r" | "R") => Some(Color::White),
             Some("b" | "B") => Some(Color::Black),
             Some(other) => return Err(XiangqiError::BadSide(other.to_string())),
         };
-        for (i, f) in fields.enumerate() {
-            let ok = i < 4 && (f == "-" || f.bytes().all(|b| b.is_ascii_digit()));
-            if !ok {
-                return Err(XiangqiError::BadField(f.to_string()));
-            }
-        }
-        Ok((pieces, side))
+        Ok((pieces.into_iter().map(|(f, r, c, k)| (Square(r * 9 + f), c, k)).collect(), side))
     }
 
     /// A position from a list of pieces and the side to move, checked: every point on the
@@ -464,29 +437,8 @@ impl XiangqiPosition {
 
     /// The FEN of the position: placement, side (`w` for Red, `b` for Black) and `- - 0 1`.
     pub fn to_fen(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                match self.piece_at(Square(rank * 9 + file)) {
-                    None => empty += 1,
-                    Some((c, k)) => {
-                        if empty > 0 {
-                            out.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        let l = k.letter();
-                        out.push(if c == Color::White { l } else { l.to_ascii_lowercase() });
-                    }
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        use crate::notation::grid::{cased, write_grid};
+        let mut out = write_grid(9, 10, |f, r| self.piece_at(Square(r * 9 + f)).map(|(c, k)| cased(k.letter(), c)));
         out.push_str(if self.side == Color::White { " w - - 0 1" } else { " b - - 0 1" });
         out
     }
