@@ -107,7 +107,7 @@ fn report(o: &Outcome) {
 
 const CORPUS: [&str; 3] =
     ["tests/data/corpus/popeye-regression.yaml", "tests/data/corpus/complete-keys.yaml", "tests/data/corpus/helpmate-tablebase.yaml"];
-const BUNDLED: [&str; 7] = [
+const BUNDLED: [&str; 10] = [
     "problems/direct.yaml",
     "problems/help.yaml",
     "problems/self-reflex.yaml",
@@ -115,6 +115,9 @@ const BUNDLED: [&str; 7] = [
     "problems/reserve/direct.yaml",
     "problems/reserve/help.yaml",
     "problems/reserve/self-reflex.yaml",
+    "problems/cheskers/direct.yaml",
+    "problems/cheskers/help.yaml",
+    "problems/cheskers/self-series.yaml",
 ];
 
 #[test]
