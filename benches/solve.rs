@@ -97,7 +97,11 @@ fn bench_cheskers(c: &mut Criterion) {
         });
     }
     let mut collection = Vec::new();
-    for text in [include_str!("../problems/cheskers/problems.yaml")] {
+    for text in [
+        include_str!("../problems/cheskers/direct.yaml"),
+        include_str!("../problems/cheskers/help.yaml"),
+        include_str!("../problems/cheskers/self-series.yaml"),
+    ] {
         for d in load_str(text, "problems/cheskers") {
             match d {
                 Loaded::Ready(p) => collection.push(*p),

@@ -236,6 +236,13 @@ fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, coun
     if !solved.complete {
         verdict.kind = VerdictKind::TimedOut;
         verdict.reason = format!("stopped before the search ended; {} found so far", found.len());
+    } else if !opts.post_key
+        && let Some(s) = p.stated.as_ref().filter(|s| !s.problems.is_empty())
+    {
+        // Say so when the stated solution was there but could not be read: only the count of
+        // solutions was judged, not the moves.
+        verdict.reason =
+            format!("{}; the stated solution was not read ({}), only the count was judged", verdict.reason, s.problems.join("; "));
     }
     Record {
         file: p.file.clone(),

@@ -348,6 +348,34 @@ fn perft_cheskers() {
 }
 
 #[test]
+fn cheskers_check_solve_and_notation() {
+    // The bundled Cheskers collection: every problem sound, exit 0.
+    let (code, out, _) = run(&["check", "problems/cheskers", "--quiet", "--threads", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("sound            15") && out.contains("total            15"), "{out}");
+    // A branching chain, with every landing square; French letters under --lang fr.
+    let file = "problems/cheskers/direct.yaml";
+    let (code, out, _) = run(&["solve", file, "--threads", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("   1.Kd2xf4xd6xb4 # !\n"), "{out}");
+    assert!(out.contains("   1.b6xd8=K ! threat:\n          2.Kb4xd6xf8xh6 #\n"), "{out}");
+    let (_, out, _) = run(&["solve", file, "--threads", "1", "--lang", "fr"]);
+    assert!(out.contains("   1.Rd2xf4xd6xb4 # !\n") && out.contains("   1.b6xd8=R ! menace:"), "{out}");
+    // A stated chain that is not a legal move differs; one that cannot be read is said so.
+    let dir = std::env::temp_dir().join(format!("feerie-cli-cheskers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.yaml");
+    let doc = |sol: &str| format!("rules: cheskers\nfen: 8/2p1p1p1/8/2k1k3/8/4p3/3K4/8 w\nstipulation: '#1'\nsolution: '{sol}'\n");
+    std::fs::write(&bad, [doc("1.Kd2xf4xd6xb8 !"), doc("1.Kd2xf4xd6xb4xz9 !")].join("---\n")).unwrap();
+    let (code, _, _) = run(&["check", bad.to_str().unwrap(), "--threads", "1"]);
+    assert_eq!(code, 1);
+    let (_, out, _) = run(&["solve", bad.to_str().unwrap(), "--threads", "1"]);
+    assert!(out.contains("verdict: differs (stated 1 solution not found: Kd2xf4xd6xb8)"), "{out}");
+    assert!(out.contains("the stated solution was not read (cannot read 'Kd2xf4xd6xb4xz9'"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn xiangqi_check_solve_and_notation() {
     // The bundled Xiangqi collection: every problem sound, exit 0.
     let (code, out, _) = run(&["check", "problems/xiangqi", "--quiet", "--threads", "2"]);

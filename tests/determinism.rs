@@ -1,8 +1,8 @@
 //! The report does not depend on how the search ran: for bundled problems (direct, self,
 //! reflex, help and series play, with tries, set play, threats and variations), the JSON record
 //! is identical byte for byte with one thread and several, and with the transposition table
-//! off, tiny (constant replacement) and large (the time and the node count aside); chess and
-//! Xiangqi alike.
+//! off, tiny (constant replacement) and large (the time and the node count aside); chess,
+//! Xiangqi and Cheskers alike.
 
 use feerie::problem::stipulation::Play;
 use feerie::problem::{Loaded, load_path};
@@ -67,4 +67,11 @@ fn help_and_series_reports_are_deterministic() {
 #[test]
 fn xiangqi_reports_are_deterministic() {
     same_for_any_search("problems/xiangqi/shiqing-yaqu.yaml");
+}
+
+#[test]
+fn cheskers_reports_are_deterministic() {
+    same_for_any_search("problems/cheskers/direct.yaml");
+    same_for_any_search("problems/cheskers/help.yaml");
+    same_for_any_search("problems/cheskers/self-series.yaml");
 }

@@ -87,6 +87,9 @@ pub struct StatedTwin {
 /// assert_eq!(normalize_move("H2+3", Lang::En).as_deref(), Some("H2+3"));
 /// assert_eq!(normalize_move("i9-i8", Lang::En).as_deref(), Some("i9i8"));
 /// assert_eq!(normalize_move("R+.3#", Lang::En).as_deref(), Some("R+.3"));
+/// // A Cheskers jump chain, with every landing square; a promotion ends it.
+/// assert_eq!(normalize_move("Kd2xf4xd6xb4#", Lang::En).as_deref(), Some("Kd2*f4*d6*b4"));
+/// assert_eq!(normalize_move("b6xd8xf6=CA", Lang::En).as_deref(), Some("b6*d8*f6=CA"));
 /// ```
 pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
     let mut w = word.trim();
@@ -169,8 +172,18 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
         '-' | '*' | 'x' | ':' => {
             let to = sq(i + 1)?;
             let sep = if c == '-' { '-' } else { '*' };
-            out = format!("{p}{from}{sep}{to}");
+            let mut text = format!("{p}{from}{sep}{to}");
             i += 3;
+            // A draughts jump chain (Cheskers): every further landing square, `c3xe5xg7`.
+            while sep == '*'
+                && chars.get(i).is_some_and(|c| matches!(c, 'x' | '*' | ':'))
+                && let Some(next) = sq(i + 1)
+            {
+                text.push('*');
+                text.push_str(&next);
+                i += 3;
+            }
+            out = text;
         }
         _ => return None,
     }
