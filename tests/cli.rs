@@ -212,6 +212,31 @@ fn quiet_prints_the_summary_only() {
     assert!(!list.contains("sound.yaml"));
 }
 
+/// `--quiet` silences the human text only: with a machine format every record is printed (a
+/// sharded `check --quiet --format json` feeds `merge`), the summary going to standard error.
+#[test]
+fn quiet_keeps_the_records_of_machine_formats() {
+    let (c, out, err) = run(&["check", "--quiet", "--format", "json", VERDICTS]);
+    assert_eq!(c, 1);
+    let recs = json_lines(&out);
+    assert_eq!(recs.len(), 6, "{out}");
+    assert!(err.contains("summary"), "{err}");
+    let (_, out, _) = run(&["check", "-q", "--format", "yaml", VERDICTS]);
+    assert_eq!(out.matches("verdict:").count(), 6, "{out}");
+    // Sharded and merged, nothing is lost.
+    let dir = scratch("quiet-shards");
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let (_, out, _) = run(&["check", "--quiet", "--format", "json", "--shard", &format!("{i}/2"), VERDICTS]);
+        let f = dir.join(format!("s{i}.jsonl"));
+        std::fs::write(&f, out).expect("write a shard");
+        files.push(f.to_string_lossy().to_string());
+    }
+    let (_, merged, _) = run(&["merge", &files[0], &files[1]]);
+    assert!(counts(&merged).contains(&"total 6".to_string()), "{merged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn french_and_german_piece_letters() {
     let sound = format!("{VERDICTS}/sound.yaml");

@@ -107,6 +107,10 @@ fn corpus_copies_load() {
 fn shared_corpus_loads_when_present() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     if !dir.is_dir() {
+        // CI always has `../shared` beside the clone and sets FEERIE_REQUIRE_SHARED, so that
+        // this test cannot pass there without reading it; a user's clone checks the copies
+        // in tests/data/corpus only (`corpus_copies_load`).
+        assert!(std::env::var_os("FEERIE_REQUIRE_SHARED").is_none(), "{} is absent but FEERIE_REQUIRE_SHARED is set", dir.display());
         println!("note: {} is absent; only the copies in tests/data/corpus were checked", dir.display());
         return;
     }
@@ -199,4 +203,49 @@ fn show_exit_codes() {
     assert!(out.contains(" 0 │ · · R + + K · · · │"), "{out}");
     assert!(out.contains("Red to move; FEN 4k4/3P2P2/b2N2R2/7r1/2b6/9/9/3n5/4p3r/2R2K3 w"), "{out}");
     assert!(!out.contains("unsupported"), "{out}");
+}
+
+/// The lines of a list in `tests/data/popeye-manual/`, comments left out.
+fn manual_list(name: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/popeye-manual").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(str::to_string).collect()
+}
+
+/// Every condition of Popeye's manual is recognised: a problem that uses one is `unsupported`
+/// with the condition's name (Réserve aside, feerie plays none of them yet), never `invalid`.
+#[test]
+fn every_popeye_condition_is_named_not_refused() {
+    let conditions = manual_list("conditions.txt");
+    assert!(conditions.len() >= 170 && conditions.contains(&"Make&TakeChess".to_string()));
+    for c in &conditions {
+        let yaml = format!("stipulation: '#2'\noptions: ['{c}']\nalgebraic: {{white: [Ke1, Qd1], black: [Ke8]}}\n");
+        match &feerie::problem::load_str(&yaml, "c.yaml")[0] {
+            Loaded::Unsupported { reason, .. } => assert!(reason.to_lowercase().contains(&c.to_lowercase()), "{c}: {reason}"),
+            other => panic!("{c}: {other:?}"),
+        }
+    }
+}
+
+/// Every piece of Popeye's list is either played or `unsupported` with its name, never
+/// `invalid` (the lion, `LI`, was once an "unknown piece code").
+#[test]
+fn every_popeye_piece_is_played_or_named() {
+    let (mut played, mut named) = (0, 0);
+    for line in manual_list("pieces.txt") {
+        let code = line.split_whitespace().next().expect("a code").to_ascii_uppercase();
+        let yaml = format!("stipulation: '#2'\nalgebraic: {{white: [Ke1, {code}d4], black: [Ka8]}}\n");
+        match &feerie::problem::load_str(&yaml, "p.yaml")[0] {
+            Loaded::Ready(_) => played += 1,
+            Loaded::Unsupported { reason, .. } => {
+                let name = feerie::problem::popeye::piece_name(&code).expect("a Popeye name");
+                assert!(reason.contains(&format!("piece '{code}' ({name}")), "{code}: {reason}");
+                named += 1;
+            }
+            // A pawn on d4 is fine; a king there is a second king, which Popeye refuses too.
+            Loaded::Invalid(e) if code == "K" => assert!(e.message.contains("king"), "{e}"),
+            other => panic!("{code}: {other:?}"),
+        }
+    }
+    assert!(played >= 17 && named >= 100, "played {played}, named {named}");
 }

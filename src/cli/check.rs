@@ -64,7 +64,8 @@ pub struct CheckArgs {
     /// Search settings and output.
     #[command(flatten)]
     pub search: SearchArgs,
-    /// Print only the summary and the list of problems that are not sound.
+    /// Print only the summary and the list of problems that are not sound (text output: the
+    /// records of `--format json|yaml` are always printed, so that `merge` gets them all).
     #[arg(long, short)]
     pub quiet: bool,
     /// Check only a slice: document k (counted across the sorted files from 0) goes to shard
@@ -443,7 +444,9 @@ pub fn run(a: &CheckArgs) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut next = 0usize;
-    let job = |_seq: usize, item: Item| work(item, &opts, &a.search, a.quiet);
+    // Quiet silences the human text only, never the records of a machine format.
+    let quiet = a.quiet && a.search.format == Format::Text;
+    let job = |_seq: usize, item: Item| work(item, &opts, &a.search, quiet);
     let mut sink = |d: Done| {
         if let Some(u) = d.unreadable {
             eprintln!("feerie: {u}");

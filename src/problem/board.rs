@@ -526,8 +526,13 @@ mod tests {
     }
 
     #[test]
-    fn chess_shape_is_8x8() {
-        use crate::geometry::Shape;
-        assert_eq!(crate::geometry::Chess8x8::FILES, CHESS.files);
+    fn chess_squares_stay_on_the_8x8_board() {
+        // The chess reader takes a1–h8 and refuses what lies beyond, which the Xiangqi
+        // reader (9×10, ranks from 0) takes.
+        assert_eq!(split_item("Qh8", CHESS), Ok(("Q".to_string(), 7, 7)));
+        assert_eq!(CHESS.name(0, 0), "a1");
+        assert!(split_item("Qi1", CHESS).is_err() && split_item("Qa9", CHESS).is_err() && split_item("Qa0", CHESS).is_err());
+        assert_eq!(split_item("Ri9", XIANGQI).map(|(_, f, r)| (f, r)), Ok((8, 9)));
+        assert_eq!(XIANGQI.name(0, 0), "a0");
     }
 }

@@ -24,6 +24,7 @@ mod error;
 mod load;
 mod meta;
 pub mod options;
+pub mod popeye;
 pub mod solution;
 pub mod stipulation;
 pub mod twins;
