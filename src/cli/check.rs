@@ -259,9 +259,8 @@ pub fn batch_options(limits: &LimitArgs, jobs: usize, cancel: Arc<AtomicBool>) -
     if limits.threads == 0 {
         opts.threads = (cores / jobs).max(1);
     }
-    if opts.hash_mb > 0 {
-        opts.hash_mb = (opts.hash_mb / jobs).max(8);
-    }
+    // The jobs share the `--hash` budget: together they never take more.
+    opts.hash_share = jobs;
     (jobs, opts)
 }
 

@@ -66,6 +66,10 @@ pub struct SolveOptions {
     pub max_solutions: Option<usize>,
     /// Transposition-table budget in megabytes (0 = no table).
     pub hash_mb: usize,
+    /// How many searches share that budget at once (`check` solving problems side by side):
+    /// each table gets `hash_mb / hash_share` megabytes, to the byte, so that the budget holds
+    /// for the batch as a whole. 1 (or 0) for a lone search.
+    pub hash_share: usize,
     /// Threads (0 = all cores).
     pub threads: usize,
     /// Give up after this long.
@@ -94,6 +98,7 @@ impl Default for SolveOptions {
             half_duplex: false,
             max_solutions: None,
             hash_mb: 64,
+            hash_share: 1,
             threads: 0,
             timeout: None,
             cancel: None,
@@ -213,7 +218,7 @@ pub fn solve<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solve
 
 fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solved {
     let ctx = Ctx {
-        tt: Table::new(opts.hash_mb),
+        tt: Table::with_bytes(opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1)),
         stop: opts.cancel.clone().unwrap_or_default(),
         deadline: opts.timeout.map(|t| Instant::now() + t),
         nodes: AtomicU64::new(0),

@@ -17,6 +17,9 @@ const BUCKET: usize = 4;
 /// The data word's bits that hold an entry's worth.
 const WORTH: u64 = 0xFF << 48;
 
+/// The bytes of one slot (a key word and a data word): an entry of the table.
+pub const SLOT_BYTES: usize = 16;
+
 /// The slots a table starts with: 8 MB, four huge pages.
 const FIRST: usize = (8 << 20) / 16;
 
@@ -115,18 +118,29 @@ impl Table {
     /// A table of at most `mb` megabytes (at least one slot; 0 gives a table that stores
     /// nothing).
     pub fn new(mb: usize) -> Table {
-        if mb == 0 {
+        Table::with_bytes(mb.saturating_mul(1 << 20))
+    }
+
+    /// A table of at most `bytes` bytes: the largest power of two of 16-byte slots that fits
+    /// (none below 16 bytes: a table that stores nothing). It never takes more, even at the
+    /// start (which is 8 MB, or the whole budget when smaller).
+    pub fn with_bytes(bytes: usize) -> Table {
+        if bytes < SLOT_BYTES {
             return Table { slots: Slots::new(0), mask: AtomicUsize::new(0), full: 0, crowded: AtomicUsize::new(0) };
         }
-        let bytes = mb.saturating_mul(1 << 20);
-        let mut n = (bytes / 16).max(1).next_power_of_two();
-        if n * 16 > bytes {
+        let mut n = (bytes / SLOT_BYTES).next_power_of_two();
+        if n * SLOT_BYTES > bytes {
             n /= 2;
         }
         let n = n.max(1);
         let slots = Slots::new(n);
         let full = slots.as_slice().len().max(1) - 1;
         Table { slots, mask: AtomicUsize::new(full.min(FIRST - 1)), full, crowded: AtomicUsize::new(0) }
+    }
+
+    /// The bytes of the whole budget's slots (what the table may grow to).
+    pub fn capacity_bytes(&self) -> usize {
+        if self.enabled() { (self.full + 1) * SLOT_BYTES } else { 0 }
     }
 
     /// The number of slots in use now (a power of two; the whole budget once grown).
@@ -256,6 +270,22 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_budget_holds_to_the_byte() {
+        for bytes in [0, 15, 16, 17, 1000, 1 << 20, 3 << 20, (5 << 20) + 7, 64 << 20] {
+            let t = Table::with_bytes(bytes);
+            assert!(t.capacity_bytes() <= bytes, "{bytes}: {}", t.capacity_bytes());
+            assert!(t.slots_in_use() * SLOT_BYTES <= bytes, "{bytes}: starts with {} slots", t.slots_in_use());
+            // The largest power of two of slots that fits: twice as many would not.
+            assert!(bytes < SLOT_BYTES || t.capacity_bytes() * 2 > bytes, "{bytes}: {}", t.capacity_bytes());
+        }
+        assert!(!Table::with_bytes(15).enabled() && Table::with_bytes(16).enabled());
+        // 128 MB shared by 16 jobs: 8 MB each, the start size; by 3 jobs: 32 MB each (42.7 fits 32).
+        assert_eq!(Table::with_bytes((128 << 20) / 16).capacity_bytes(), 8 << 20);
+        assert_eq!(Table::with_bytes((128 << 20) / 3).capacity_bytes(), 32 << 20);
+        assert_eq!(Table::new(4).capacity_bytes(), 4 << 20);
+    }
 
     #[test]
     fn stores_and_reads_back() {
