@@ -2,7 +2,8 @@
 //! (`../shared/rules/orthodox-and-stipulations.md`): plain recursion over every legal move, no
 //! transposition table, no move ordering, no pruning, no threats. On random positions with a
 //! few pieces (orthodox and fairy, castling, en passant, promotions) both must give the same
-//! keys (`#n`, `s#n`, `r#n`, `=n`, `s=n`) and the same lines (`h#n`, `h#n.5`, `h=n`), with
+//! keys (`#n`, `s#n`, `r#n`, `=n`, `s=n`, `+n`, `s+n`) and the same lines (`h#n`, `h#n.5`, `h=n`,
+//! `h+n`), with
 //! one thread and several, with the table on and off.
 //!
 //! The move generator itself is proven in `tests/differential.rs`; here only the search is
@@ -22,15 +23,20 @@ use std::collections::BTreeSet;
 enum G {
     Mate,
     Stalemate,
+    /// `+`: the side to move is in check (mated or not).
+    Check,
 }
 
 fn moves(p: &Position) -> Vec<Move> {
     p.legal_moves().to_vec()
 }
 
-/// The side to move has reached the goal's end: mated or stalemated.
+/// The side to move has reached the goal's end: mated, stalemated, or (`+`) in check.
 fn goal(p: &Position, g: G) -> bool {
-    moves(p).is_empty() && (p.in_check() == (g == G::Mate))
+    match g {
+        G::Check => p.in_check(),
+        G::Mate | G::Stalemate => moves(p).is_empty() && (p.in_check() == (g == G::Mate)),
+    }
 }
 
 /// Direct play, attacker to move: can it reach the goal within `n` of its moves?
@@ -244,6 +250,21 @@ proptest! {
         }
         if let Some(p) = position(&s, Color::White) {
             compare_help(&p, "h#1.5", G::Mate)?;
+        }
+    }
+
+    /// The check goal `+` (Popeye's `+n`, `h+n`, `s+n`): the goal is "in check", mate
+    /// included; a defender without a move that is not in check has escaped.
+    #[test]
+    fn check_goal_matches_the_reference(s in spec()) {
+        if let Some(p) = position(&s, Color::White) {
+            compare_battle(&p, "+1", G::Check)?;
+            compare_battle(&p, "+2", G::Check)?;
+            compare_battle(&p, "s+1", G::Check)?;
+        }
+        if let Some(p) = position(&s, Color::Black) {
+            compare_help(&p, "h+1", G::Check)?;
+            compare_help(&p, "h+2", G::Check)?;
         }
     }
 }
