@@ -98,9 +98,11 @@ pub enum Component {
     Screen(Lines),
 }
 
-/// The eight images of a leap (a, b), without repeats.
-pub fn images(a: i8, b: i8) -> Vec<(i8, i8)> {
-    let mut v = Vec::with_capacity(8);
+/// The eight images of a leap (a, b), without repeats (four for a (a, 0) or (a, a) leap), in a
+/// fixed-capacity list: the fairy move generator calls this for every piece it moves, and a
+/// `Vec` here was an allocation per piece and node.
+pub fn images(a: i8, b: i8) -> arrayvec::ArrayVec<(i8, i8), 8> {
+    let mut v = arrayvec::ArrayVec::new();
     for &(x, y) in &[(a, b), (b, a)] {
         for sx in [1i8, -1] {
             for sy in [1i8, -1] {
