@@ -58,7 +58,7 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
 /// Arguments of `feerie check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Problem files or folders (searched recursively for `.yaml`, `.yml`, `.olv`).
+    /// Problem files or folders (searched recursively for `.yaml`, `.yml`, `.olv`, and Popeye's `.inp`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Search settings and output.
@@ -87,7 +87,7 @@ pub struct MergeArgs {
 
 /// Whether a file name has a problem-file extension.
 fn is_problem_file(p: &Path) -> bool {
-    matches!(p.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()).as_deref(), Some("yaml" | "yml" | "olv"))
+    crate::problem::is_problem_path(p)
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
@@ -109,7 +109,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
 }
 
 /// The problem files named by `paths`: files as given, folders searched recursively for
-/// `.yaml`, `.yml` and `.olv` files; all sorted, without repeats. Paths that do not exist or
+/// `.yaml`, `.yml`, `.olv` and `.inp` files; all sorted, without repeats. Paths that do not exist or
 /// cannot be listed are returned as messages.
 pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     let mut files = Vec::new();

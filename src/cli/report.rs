@@ -22,7 +22,7 @@ use std::time::Instant;
 /// Arguments of `feerie report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Problem files or folders (searched recursively for `.yaml`, `.yml`, `.olv`).
+    /// Problem files or folders (searched recursively for `.yaml`, `.yml`, `.olv`, and Popeye's `.inp`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// The HTML file to write (standard output when not given or `-`).

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 /// Arguments of `feerie show`.
 #[derive(Args, Debug)]
 pub struct ShowArgs {
-    /// Problem files (`.yaml`, `.yml`, `.olv`) or folders holding them.
+    /// Problem files (`.yaml`, `.yml`, `.olv`, Popeye's `.inp`) or folders holding them.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }
@@ -175,11 +175,7 @@ fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
     for p in paths {
         if p.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .map(|rd| {
-                    rd.filter_map(|e| e.ok().map(|e| e.path()))
-                        .filter(|f| f.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "yaml" | "yml" | "olv")))
-                        .collect()
-                })
+                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|f| crate::problem::is_problem_path(f)).collect())
                 .unwrap_or_default();
             found.sort();
             if found.is_empty() {

@@ -25,6 +25,7 @@ mod load;
 mod meta;
 pub mod options;
 pub mod popeye;
+mod popeye_input;
 pub mod solution;
 pub mod stipulation;
 pub mod twins;
@@ -220,14 +221,58 @@ pub fn load_str(text: &str, file: &str) -> Vec<Loaded> {
     yaml::split_documents(text).iter().map(|d| load::load_document(d, file)).collect()
 }
 
-/// Reads a problem file (`.yaml`, `.yml`, `.olv`).
+/// Reads every problem of a Popeye input file (`.inp`: `BeginProblem` … `NextProblem` …
+/// `EndProblem`, in English, German or French keywords). `file` names it in messages; faults
+/// are placed at the `.inp` file's lines and columns, problems numbered from 1.
+///
+/// ```
+/// use feerie::problem::{load_popeye_str, Loaded};
+/// let text = "BeginProblem\nStipulation #2\nPieces White Kb6 Rh1 Black Ka8\nNextProblem\n\
+///             Stip #2\nPiec Whit Kb6 Ri1 Blac Ka8\nEndProblem\n";
+/// let docs = load_popeye_str(text, "x.inp");
+/// assert!(matches!(&docs[0], Loaded::Ready(p) if p.stipulation.to_string() == "#2"));
+/// match &docs[1] {
+///     Loaded::Invalid(e) => assert_eq!((e.document, e.line, e.column), (2, 6, 15)),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+pub fn load_popeye_str(text: &str, file: &str) -> Vec<Loaded> {
+    popeye_input::load_popeye_str(text, file)
+}
+
+/// The YACPDB YAML text generated for each problem of a Popeye input file.
+pub fn popeye_to_yaml(text: &str) -> Vec<String> {
+    popeye_input::popeye_to_yaml(text)
+}
+
+/// Whether a path names a problem file by its extension (`.yaml`, `.yml`, `.olv`, `.inp`).
+pub fn is_problem_path(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()).as_deref(), Some("yaml" | "yml" | "olv" | "inp"))
+}
+
+/// Reads a problem file: a Popeye input (`.inp`, or a text whose first word opens a Popeye
+/// problem) or a YAML stream (`.yaml`, `.yml`, `.olv`).
 pub fn load_path(path: &Path) -> Result<Vec<Loaded>, LoadError> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| LoadError { path: shown.clone(), source })?;
-    let text = String::from_utf8(bytes).map_err(|e| LoadError {
-        path: shown.clone(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())),
-    })?;
+    let inp = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("inp"));
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        // Popeye's inputs are often Latin-1 (`J"org`, but also `Jörg` in ISO 8859-1).
+        Err(e) if inp => e.into_bytes().iter().map(|&b| b as char).collect(),
+        Err(e) => {
+            return Err(LoadError {
+                path: shown.clone(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+                ),
+            });
+        }
+    };
+    if inp || popeye_input::looks_like_popeye(&text) {
+        return Ok(load_popeye_str(&text, &shown));
+    }
     Ok(load_str(&text, &shown))
 }
 

@@ -147,7 +147,7 @@ pub struct OptionFault {
 }
 
 /// Popeye options that feerie does not support yet (they change what is solved).
-const UNSUPPORTED_OPTIONS: &[&str] = &[
+pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
     "NoWk",
     "NoBk",
     "NullMoves",
@@ -166,14 +166,16 @@ const UNSUPPORTED_OPTIONS: &[&str] = &[
     "LastCapture",
     "ZeroPosition",
     "SolveKey",
+    "TrivialTriesAvoid",
+    "MatesIn1",
 ];
 
 /// Popeye options that only change Popeye's output: accepted and ignored.
-const OUTPUT_OPTIONS: &[&str] = &["NoBoard", "MoveNumbers", "Beep", "MaxTime", "NoShortVariations", "SuppressGrid", "WriteGrid"];
+pub(crate) const OUTPUT_OPTIONS: &[&str] = &["NoBoard", "MoveNumbers", "Beep", "MaxTime", "NoShortVariations", "SuppressGrid", "WriteGrid"];
 
 /// Popeye's fairy conditions (English names and a few common aliases): a problem that uses one
 /// is not supported yet.
-const CONDITIONS: &[&str] = &[
+pub(crate) const CONDITIONS: &[&str] = &[
     "Circe",
     "MirrorCirce",
     "Madrasi",

@@ -1,0 +1,1109 @@
+//! Popeye input files (`.inp`): the input language of Popeye's manual (`py-engl.txt`, with the
+//! German and French keywords of `py-deut.txt` and `py-fran.txt`).
+//!
+//! A file holds problems between `BeginProblem` and `EndProblem`, separated by `NextProblem`.
+//! Keywords are case-insensitive and may be cut to any unique prefix; the word that opens the
+//! file (`BeginProblem`, `AnfangProblem`, `DebutProbleme`) sets the language of the keywords,
+//! colours and piece codes. Each problem is turned into the text of a YACPDB YAML document,
+//! which the YAML loader reads; every generated line remembers the `.inp` line and column it
+//! came from, so that the loader's faults are reported at their place in the `.inp` file.
+//! A fault of the `.inp` text itself (an unknown keyword, a piece word that does not parse)
+//! makes that problem invalid and the reader goes on with the next problem.
+//!
+//! The position is generated as `algebraic` lists (a `Forsyth` string is read into pieces, so
+//! that `Pieces` may add to it as the manual allows). `Remark`, `Protocol` and `LaTeX` are
+//! ignored; `Title` becomes a comment; `SStipulation` and pieces with attributes in the French
+//! and German codes that feerie cannot play make the problem unsupported, named.
+
+use super::error::ProblemError;
+use super::yaml::RawDoc;
+use super::{Loaded, load};
+
+/// The language of a file's keywords.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lang {
+    En,
+    De,
+    Fr,
+}
+
+impl Lang {
+    fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::De => "German",
+            Lang::Fr => "French",
+        }
+    }
+}
+
+/// The problem-level commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cmd {
+    Begin,
+    End,
+    Next,
+    Remark,
+    Author,
+    Origin,
+    Title,
+    Award,
+    Protocol,
+    Condition,
+    Option,
+    Stipulation,
+    SStipulation,
+    Forsyth,
+    Pieces,
+    Twin,
+    Zero,
+    LaTeX,
+    LaTeXPieces,
+}
+
+const COMMANDS_EN: &[(&str, Cmd)] = &[
+    ("beginproblem", Cmd::Begin),
+    ("endproblem", Cmd::End),
+    ("nextproblem", Cmd::Next),
+    ("remark", Cmd::Remark),
+    ("author", Cmd::Author),
+    ("origin", Cmd::Origin),
+    ("title", Cmd::Title),
+    ("award", Cmd::Award),
+    ("protocol", Cmd::Protocol),
+    ("condition", Cmd::Condition),
+    ("option", Cmd::Option),
+    ("stipulation", Cmd::Stipulation),
+    ("sstipulation", Cmd::SStipulation),
+    ("forsyth", Cmd::Forsyth),
+    ("pieces", Cmd::Pieces),
+    ("twin", Cmd::Twin),
+    ("zeroposition", Cmd::Zero),
+    ("latex", Cmd::LaTeX),
+    ("latexpieces", Cmd::LaTeXPieces),
+];
+
+const COMMANDS_DE: &[(&str, Cmd)] = &[
+    ("anfangproblem", Cmd::Begin),
+    ("endeproblem", Cmd::End),
+    ("weiteresproblem", Cmd::Next),
+    ("bemerkung", Cmd::Remark),
+    ("autor", Cmd::Author),
+    ("quelle", Cmd::Origin),
+    ("titel", Cmd::Title),
+    ("auszeichnung", Cmd::Award),
+    ("protokoll", Cmd::Protocol),
+    ("bedingung", Cmd::Condition),
+    ("option", Cmd::Option),
+    ("forderung", Cmd::Stipulation),
+    ("sforderung", Cmd::SStipulation),
+    ("forsyth", Cmd::Forsyth),
+    ("steine", Cmd::Pieces),
+    ("zwilling", Cmd::Twin),
+    ("nullstellung", Cmd::Zero),
+    ("latex", Cmd::LaTeX),
+    ("latexsteine", Cmd::LaTeXPieces),
+];
+
+const COMMANDS_FR: &[(&str, Cmd)] = &[
+    ("debutprobleme", Cmd::Begin),
+    ("finprobleme", Cmd::End),
+    ("remarque", Cmd::Remark),
+    ("auteur", Cmd::Author),
+    ("source", Cmd::Origin),
+    ("titre", Cmd::Title),
+    ("protocol", Cmd::Protocol),
+    ("condition", Cmd::Condition),
+    ("option", Cmd::Option),
+    ("enonce", Cmd::Stipulation),
+    ("senonce", Cmd::SStipulation),
+    ("forsyth", Cmd::Forsyth),
+    ("pieces", Cmd::Pieces),
+    ("jumeau", Cmd::Twin),
+    ("zeroposition", Cmd::Zero),
+    ("latex", Cmd::LaTeX),
+];
+
+fn commands(lang: Lang) -> &'static [(&'static str, Cmd)] {
+    match lang {
+        Lang::En => COMMANDS_EN,
+        Lang::De => COMMANDS_DE,
+        Lang::Fr => COMMANDS_FR,
+    }
+}
+
+/// Options in the three languages, with their English names (as `options.rs` reads them).
+const OPTIONS: &[(&str, &str, &str)] = &[
+    ("Try", "Verfuehrung", "Essais"),
+    ("Defence", "Widerlegung", "Defense"),
+    ("TrivialTriesAvoid", "TrivialeFehlversucheUnterdruecken", "TrivialEssaiSupprimer"),
+    ("SetPlay", "Satzspiel", "Apparent"),
+    ("NullMoves", "NullZuege", "CoupsVides"),
+    ("Threat", "Drohung", "Menace"),
+    ("WhiteToPlay", "WeissBeginnt", "ApparentSeul"),
+    ("Variation", "Varianten", "Variantes"),
+    ("MoveNumbers", "Zugnummern", "Trace"),
+    ("StartMoveNumber", "StartZugnummer", "Enroute"),
+    ("UpToMoveNumber", "BisZugnummer", ""),
+    ("NoWk", "OhneWk", "SansRB"),
+    ("NoBk", "OhneSk", "SansRN"),
+    ("Duplex", "Duplex", "Duplex"),
+    ("NoThreat", "OhneDrohung", "SansMenace"),
+    ("MaxSolutions", "MaxLoesungen", "MaxSolutions"),
+    ("MaxFlightsquares", "MaxFluchtFelder", "MaxCasesFuites"),
+    ("EnPassant", "EnPassant", "EnPassant"),
+    ("CastlingMutuallyExclusive", "RochadenGegenseitigAusschliessend", "RoquesMutuellementExclusifs"),
+    ("NoBoard", "OhneBrett", "SansEchiquier"),
+    ("NoShortVariations", "OhneKurzVarianten", "SansVariantesCourtes"),
+    ("HalfDuplex", "HalbDuplex", "DemiDuplex"),
+    ("PostKeyPlay", "NachSchluessel", "ApresCle"),
+    ("NonTrivial", "NichtTrivial", "NonTrivial"),
+    ("Intelligent", "Intelligent", "Intelligent"),
+    ("MaxTime", "MaxZeit", "MaxTemps"),
+    ("NoCastling", "KeineRochade", "SansRoquer"),
+    ("Quodlibet", "QuodLibet", "QuodLibet"),
+    ("StopOnShortSolutions", "StopNachKurzLoesungen", "FinApresSolutionCourtes"),
+    ("Beep", "Pieps", "Bip"),
+    ("SuppressGrid", "OhneGitter", "SansGrille"),
+    ("WriteGrid", "ZeichneGitter", "AjouteGrille"),
+    ("KeepMatingPiece", "HalteMattsetzendenStein", "RetiensPieceMatante"),
+    ("LastCapture", "LetzterSchlag", "DernierePrise"),
+    ("GoalIsEnd", "ZielIstEnde", "ButEstFin"),
+    ("MatesIn1", "MattsIn1", "MatsEn1"),
+];
+
+/// Twin commands in the three languages, with the English word of the YAML twin syntax.
+const TWIN_COMMANDS: &[(&str, &str, &str)] = &[
+    ("Continued", "ferner", "enplus"),
+    ("Stipulation", "Forderung", "Enonce"),
+    ("SStipulation", "SForderung", "SEnonce"),
+    ("Condition", "Bedingung", "Condition"),
+    ("Move", "Versetze", "Deplacement"),
+    ("Exchange", "Tausche", "Echange"),
+    ("Remove", "Entferne", "Ote"),
+    ("Substitute", "Ersetze", "Remplace"),
+    ("Add", "Hinzufuegen", "Ajoute"),
+    ("Rotate", "Drehung", "Rotation"),
+    ("Mirror", "Spiegelung", "Miroir"),
+    ("Shift", "Verschiebung", "Translation"),
+    ("PolishType", "Farbwechsel", "CouleurEchange"),
+];
+
+/// Colours: English word of the YAML lists.
+const COLOURS: &[(&str, &str, &str)] = &[("white", "weiss", "blanc"), ("black", "schwarz", "noir"), ("neutral", "neutral", "neutre")];
+
+/// Piece attributes in the three languages (English first, as the YAML lists take them).
+const ATTRIBUTES: &[(&str, &str, &str)] = &[
+    ("chameleon", "chamaeleon", "cameleon"),
+    ("jigger", "jigger", "jigger"),
+    ("kamikaze", "kamikaze", "kamikaze"),
+    ("paralysing", "paralysierend", "paralysantes"),
+    ("royal", "koeniglich", "royales"),
+    ("volage", "volage", "volage"),
+    ("functionary", "beamtet", "fonctionnaire"),
+    ("halfneutral", "halbneutral", "demineutre"),
+    ("hurdlecolourchanging", "sprungbockfarbewechselnd", "couleurechangeantsautoir"),
+    ("protean", "proteisch", "protee"),
+    ("magic", "magisch", "magique"),
+    ("uncapturable", "unschlagbar", "imprenable"),
+    ("frischauf", "frischauf", "frischauf"),
+    ("anda", "anda", "anda"),
+    ("andainverse", "andainvers", "andainverse"),
+    ("bul", "bul", "bul"),
+    ("dob", "dob", "dob"),
+    ("alicea", "alicea", "alicea"),
+    ("aliceb", "aliceb", "aliceb"),
+];
+
+/// Attributes that the YAML loader names (as unsupported) before a piece.
+const YAML_ATTRIBUTES: &[&str] = &[
+    "royal",
+    "kamikaze",
+    "paralysing",
+    "chameleon",
+    "jigger",
+    "volage",
+    "functionary",
+    "halfneutral",
+    "hurdlecolourchanging",
+    "protean",
+    "magic",
+    "uncapturable",
+    "frischauf",
+];
+
+/// German and French piece codes of the pieces feerie knows, with the English code
+/// (`py-deut.txt` and `py-fran.txt`, pieces section).
+const PIECES_DE: &[(&str, &str)] = &[
+    ("k", "K"),
+    ("d", "Q"),
+    ("t", "R"),
+    ("l", "B"),
+    ("s", "S"),
+    ("b", "P"),
+    ("g", "G"),
+    ("n", "N"),
+    ("ca", "CA"),
+    ("z", "Z"),
+    ("gi", "GI"),
+    ("am", "AM"),
+    ("kn", "EM"),
+    ("pr", "PR"),
+    ("le", "LE"),
+    ("pa", "PA"),
+    ("va", "VA"),
+    ("ma", "MA"),
+    ("mo", "MO"),
+];
+
+const PIECES_FR: &[(&str, &str)] = &[
+    ("r", "K"),
+    ("d", "Q"),
+    ("t", "R"),
+    ("f", "B"),
+    ("c", "S"),
+    ("p", "P"),
+    ("s", "G"),
+    ("n", "N"),
+    ("ch", "CA"),
+    ("z", "Z"),
+    ("gi", "GI"),
+    ("am", "AM"),
+    ("im", "EM"),
+    ("pr", "PR"),
+    ("le", "LE"),
+    ("pa", "PA"),
+    ("va", "VA"),
+    ("ma", "MA"),
+    ("mo", "MO"),
+];
+
+fn pick3(t: &(&'static str, &'static str, &'static str), lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => t.0,
+        Lang::De => t.1,
+        Lang::Fr => t.2,
+    }
+}
+
+/// A piece code of the file's language in English (upper case); `None` when the German or
+/// French code names a piece feerie does not know.
+fn english_code(code: &str, lang: Lang) -> Option<String> {
+    let c = code.to_ascii_lowercase();
+    match lang {
+        Lang::En => Some(c.to_ascii_uppercase()),
+        Lang::De => PIECES_DE.iter().find(|(k, _)| *k == c).map(|(_, e)| e.to_string()),
+        Lang::Fr => PIECES_FR.iter().find(|(k, _)| *k == c).map(|(_, e)| e.to_string()),
+    }
+}
+
+/// Result of looking a word up among keywords.
+enum Lookup<T> {
+    Found(T),
+    Ambiguous(Vec<String>),
+    None,
+}
+
+/// Looks a word up: an exact name, else the one name (or several names of one meaning) it is a
+/// prefix of.
+fn lookup<T: Copy + PartialEq>(word: &str, table: &[(String, T)]) -> Lookup<T> {
+    let w = word.to_lowercase();
+    if w.is_empty() {
+        return Lookup::None;
+    }
+    if let Some((_, v)) = table.iter().find(|(k, _)| *k == w) {
+        return Lookup::Found(*v);
+    }
+    let hits: Vec<&(String, T)> = table.iter().filter(|(k, _)| k.starts_with(&w)).collect();
+    match hits.first() {
+        None => Lookup::None,
+        Some((_, v)) if hits.iter().all(|(_, x)| x == v) => Lookup::Found(*v),
+        Some(_) => Lookup::Ambiguous(hits.iter().map(|(k, _)| k.clone()).collect()),
+    }
+}
+
+fn command(word: &str, lang: Lang) -> Lookup<Cmd> {
+    let table: Vec<(String, Cmd)> = commands(lang).iter().map(|(k, c)| (k.to_string(), *c)).collect();
+    lookup(word, &table)
+}
+
+fn lower_table(t: &[(&'static str, &'static str, &'static str)], lang: Lang) -> Vec<(String, &'static str)> {
+    t.iter().map(|e| (pick3(e, lang).to_lowercase(), e.0)).filter(|(k, _)| !k.is_empty()).collect()
+}
+
+/// Whether a text is a Popeye input file: its first word opens a problem.
+pub(crate) fn looks_like_popeye(text: &str) -> bool {
+    let first = text.trim_start_matches('\u{feff}').split_whitespace().next().unwrap_or("");
+    first.len() >= 3 && begin_language(first).is_some()
+}
+
+fn begin_language(word: &str) -> Option<Lang> {
+    [Lang::En, Lang::De, Lang::Fr].into_iter().find(|&l| matches!(command(word, l), Lookup::Found(Cmd::Begin)))
+}
+
+/// A place in the `.inp` file (line and column from 1, column in characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Src {
+    line: usize,
+    col: usize,
+}
+
+/// A word of the file.
+#[derive(Clone, Debug)]
+struct Tok {
+    text: String,
+    at: Src,
+}
+
+/// A text with its place (`verbatim`: the text is the file's, so columns inside it map).
+#[derive(Clone, Debug)]
+struct Item {
+    text: String,
+    at: Src,
+    verbatim: bool,
+}
+
+fn item(t: &Tok) -> Item {
+    Item { text: t.text.clone(), at: t.at, verbatim: true }
+}
+
+fn made(text: impl Into<String>, at: Src) -> Item {
+    Item { text: text.into(), at, verbatim: false }
+}
+
+/// One problem as read.
+#[derive(Default)]
+struct Prob {
+    number: usize,
+    start: Src,
+    authors: Vec<Item>,
+    origins: Vec<Item>,
+    titles: Vec<Item>,
+    awards: Vec<Item>,
+    stipulation: Option<Item>,
+    /// Per colour (white, black, neutral): pieces as `[attrs…] CodeSquare` items.
+    pieces: [Vec<Item>; 3],
+    options: Vec<Item>,
+    conditions: Vec<Item>,
+    /// Twins: label, the command words.
+    twins: Vec<(String, Vec<Item>, Src)>,
+    unsupported: Vec<String>,
+    error: Option<(Src, String)>,
+}
+
+struct Reader<'a> {
+    toks: Vec<Tok>,
+    lines: Vec<&'a str>,
+    i: usize,
+    lang: Lang,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.i)
+    }
+    /// The rest of the line of the token before `self.i` (the keyword), consumed.
+    fn rest_of_line(&mut self, kw: &Tok) -> Option<Item> {
+        let line = self.lines.get(kw.at.line - 1).copied().unwrap_or("");
+        let start = kw.at.col - 1 + kw.text.chars().count();
+        let rest: String = line.chars().skip(start).collect();
+        while self.peek().is_some_and(|t| t.at.line == kw.at.line) {
+            self.i += 1;
+        }
+        let lead = rest.chars().take_while(|c| c.is_whitespace()).count();
+        let text = rest.trim().to_string();
+        if text.is_empty() { None } else { Some(Item { text, at: Src { line: kw.at.line, col: start + lead + 1 }, verbatim: true }) }
+    }
+    /// Whether the word is a problem-level keyword of the file's language.
+    fn is_command(&self, word: &str) -> bool {
+        !word.chars().any(|c| c.is_ascii_digit()) && matches!(command(word, self.lang), Lookup::Found(c) if c != Cmd::Begin)
+    }
+}
+
+/// Splits a file into words with their places.
+fn tokenize(lines: &[&str]) -> Vec<Tok> {
+    let mut out = Vec::new();
+    for (l, line) in lines.iter().enumerate() {
+        let mut cur = String::new();
+        let mut start = 0;
+        for (c, ch) in line.chars().chain(std::iter::once(' ')).enumerate() {
+            if ch.is_whitespace() {
+                if !cur.is_empty() {
+                    out.push(Tok { text: std::mem::take(&mut cur), at: Src { line: l + 1, col: start + 1 } });
+                }
+            } else {
+                if cur.is_empty() {
+                    start = c;
+                }
+                cur.push(ch);
+            }
+        }
+    }
+    out
+}
+
+/// Splits a piece word (`bg1g2`, `15a1`, `Kh1`) into its code and squares. The length decides
+/// where the code ends: squares take two characters each.
+fn split_piece(word: &str) -> Option<(String, Vec<String>)> {
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() < 3 || !chars.iter().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let code_len = if chars.len() % 2 == 1 { 1 } else { 2 };
+    let code: String = chars[..code_len].iter().collect();
+    let mut squares = Vec::new();
+    for pair in chars[code_len..].chunks(2) {
+        if !pair[0].is_ascii_alphabetic() || !pair[1].is_ascii_digit() {
+            return None;
+        }
+        squares.push(format!("{}{}", pair[0].to_ascii_lowercase(), pair[1]));
+    }
+    if code.chars().next().is_some_and(|c| c.is_ascii_digit()) != code.chars().all(|c| c.is_ascii_digit()) && code_len == 2 {
+        // A leaper code is two digits (`15`); a digit then a letter is no code.
+        if code.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            return None;
+        }
+    }
+    Some((code, squares))
+}
+
+fn fail(p: &mut Prob, at: Src, message: String) {
+    if p.error.is_none() {
+        p.error = Some((at, message));
+    }
+}
+
+/// Reads the pieces after `Pieces` (or a twin's `Add`): colours, attributes, pieces, up to a
+/// word that is none of them. Returns the pieces as (colour index, item).
+fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(usize, Item)> {
+    let colours = lower_table(COLOURS, r.lang);
+    let attrs = lower_table(ATTRIBUTES, r.lang);
+    let twin_words = lower_table(TWIN_COMMANDS, r.lang);
+    let mut colour: Option<usize> = None;
+    let mut cur_attrs: Vec<&'static str> = Vec::new();
+    let mut out = Vec::new();
+    while let Some(t) = r.peek().cloned() {
+        let has_digit = t.text.chars().any(|c| c.is_ascii_digit());
+        if !has_digit {
+            if let Lookup::Found(c) = lookup(&t.text, &colours) {
+                colour = COLOURS.iter().position(|e| e.0 == c);
+                cur_attrs.clear();
+                r.i += 1;
+                continue;
+            }
+            if t.text.to_lowercase() == "totalinvisible" || (r.lang == Lang::De && t.text.to_lowercase() == "totalunsichtbar") {
+                p.unsupported.push(format!("the pseudo-colour '{}' is not supported yet", t.text));
+                r.i += 1;
+                if r.peek().is_some_and(|n| n.text.chars().all(|c| c.is_ascii_digit())) {
+                    r.i += 1;
+                }
+                continue;
+            }
+            if let Lookup::Found(a) = lookup(&t.text, &attrs) {
+                cur_attrs.push(a);
+                r.i += 1;
+                continue;
+            }
+            if stop_at_twin_words && !matches!(lookup(&t.text, &twin_words), Lookup::None) {
+                break;
+            }
+            if r.is_command(&t.text) {
+                break;
+            }
+        } else if r.is_command(&t.text) {
+            break;
+        }
+        let Some(c) = colour else {
+            fail(p, t.at, format!("'{}': a colour must come first (e.g. 'white Kb6')", t.text));
+            r.i += 1;
+            continue;
+        };
+        let Some((code, squares)) = split_piece(&t.text) else {
+            if has_digit {
+                fail(p, t.at, format!("'{}' is not a piece: write a piece code and its squares, e.g. Kb6 or Sc3e5", t.text));
+            } else {
+                fail(p, t.at, format!("unknown word '{}' in the pieces ({} colour, attribute or keyword expected)", t.text, r.lang.name()));
+            }
+            r.i += 1;
+            continue;
+        };
+        r.i += 1;
+        let Some(en) = english_code(&code, r.lang) else {
+            p.unsupported.push(format!("the {} piece code '{}' ({}) is not supported yet", r.lang.name(), code.to_uppercase(), t.text));
+            continue;
+        };
+        let mut prefix = String::new();
+        for a in &cur_attrs {
+            if YAML_ATTRIBUTES.contains(a) {
+                prefix.push_str(a);
+                prefix.push(' ');
+            } else {
+                p.unsupported.push(format!("piece attribute '{a}' ({}) is not supported yet", t.text));
+            }
+        }
+        let code_len = code.chars().count();
+        for (k, sq) in squares.iter().enumerate() {
+            let col = if k == 0 { t.at.col } else { t.at.col + code_len + 2 * k };
+            out.push((c, made(format!("{prefix}{en}{sq}"), Src { line: t.at.line, col })));
+        }
+    }
+    out
+}
+
+/// Reads a Forsyth string into pieces (`py-engl.txt`: runs of blanks as numbers, `/`
+/// optional, `.xy` two-letter codes, `+ - =` colour marks).
+fn read_forsyth(t: &Tok, lang: Lang, p: &mut Prob) {
+    let chars: Vec<char> = t.text.chars().collect();
+    let mut sq = 0usize; // 0 = a8, 63 = h1
+    let mut k = 0;
+    while k < chars.len() {
+        let at = Src { line: t.at.line, col: t.at.col + k };
+        let c = chars[k];
+        if c == '/' {
+            if !sq.is_multiple_of(8) {
+                sq = (sq / 8 + 1) * 8;
+            }
+            k += 1;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            let n: String = chars[k..].iter().take_while(|c| c.is_ascii_digit()).collect();
+            k += n.len();
+            sq += n.parse::<usize>().unwrap_or(64);
+            continue;
+        }
+        let mut colour = None;
+        let mut j = k;
+        if matches!(chars[j], '+' | '-' | '=') {
+            colour = Some(match chars[j] {
+                '+' => 0,
+                '-' => 1,
+                _ => 2,
+            });
+            j += 1;
+        }
+        let code: String = if chars.get(j) == Some(&'.') {
+            let s: String = chars.iter().skip(j + 1).take(2).collect();
+            j += 3;
+            s
+        } else {
+            let s: String = chars.iter().skip(j).take(1).collect();
+            j += 1;
+            s
+        };
+        if code.is_empty() || !code.chars().all(|c| c.is_ascii_alphanumeric()) || sq >= 64 {
+            fail(p, at, format!("Forsyth '{}': cannot read '{}'", t.text, chars[k..j.min(chars.len())].iter().collect::<String>()));
+            return;
+        }
+        let colour = colour.unwrap_or(if code.starts_with(|c: char| c.is_ascii_uppercase()) { 0 } else { 1 });
+        match english_code(&code, lang) {
+            Some(en) => {
+                let name = format!("{}{}", (b'a' + (sq % 8) as u8) as char, 8 - sq / 8);
+                p.pieces[colour].push(made(format!("{en}{name}"), at));
+            }
+            None => p.unsupported.push(format!("the {} piece code '{}' (Forsyth) is not supported yet", lang.name(), code.to_uppercase())),
+        }
+        sq += 1;
+        k = j;
+    }
+}
+
+/// Reads the words of an `Option` or `Condition` command up to the next keyword.
+fn read_list(r: &mut Reader, known: &[(String, &'static str)]) -> Vec<Item> {
+    let mut out = Vec::new();
+    while let Some(t) = r.peek().cloned() {
+        match lookup(&t.text, known) {
+            Lookup::Found(en) => out.push(Item { text: en.to_string(), at: t.at, verbatim: en.eq_ignore_ascii_case(&t.text) }),
+            _ if r.is_command(&t.text) => break,
+            _ => out.push(item(&t)),
+        }
+        r.i += 1;
+    }
+    out
+}
+
+fn option_table(lang: Lang) -> Vec<(String, &'static str)> {
+    let mut t = lower_table(OPTIONS, lang);
+    if lang != Lang::En {
+        // Popeye's English names are read in every file too (options.rs takes them).
+        t.extend(lower_table(OPTIONS, Lang::En));
+    }
+    t
+}
+
+fn condition_table() -> Vec<(String, &'static str)> {
+    super::options::CONDITIONS.iter().map(|c| (c.to_lowercase(), *c)).collect()
+}
+
+/// Reads one twin's commands (after `Twin` or `ZeroPosition`).
+fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
+    let twin_words = lower_table(TWIN_COMMANDS, r.lang);
+    let conditions = condition_table();
+    let mut out: Vec<Item> = Vec::new();
+    let mut current = "";
+    while let Some(t) = r.peek().cloned() {
+        let has_digit = t.text.chars().any(|c| c.is_ascii_digit());
+        if !has_digit && let Lookup::Found(en) = lookup(&t.text, &twin_words) {
+            current = en;
+            r.i += 1;
+            match en {
+                "Continued" if !out.is_empty() => {
+                    fail(p, t.at, "'Continued' must come first in a twin".into());
+                }
+                "Continued" => out.push(made("Continued", t.at)),
+                "SStipulation" => {
+                    p.unsupported.push("the structured stipulation (SStipulation) in a twin is not supported yet".into());
+                }
+                "Add" => {
+                    let pieces = read_pieces(r, p, true);
+                    let mut colour = None;
+                    for (c, it) in pieces {
+                        if it.text.contains(' ') {
+                            p.unsupported.push(format!("a twin adds a piece with an attribute ({}): not supported yet", it.text));
+                            continue;
+                        }
+                        if colour != Some(c) {
+                            out.push(made("Add", t.at));
+                            out.push(made(COLOURS[c].0, it.at));
+                            colour = Some(c);
+                        }
+                        out.push(it);
+                    }
+                }
+                "Stipulation" => {
+                    out.push(made(en, t.at));
+                    if let Some(s) = r.peek().cloned() {
+                        out.push(item(&s));
+                        r.i += 1;
+                    }
+                }
+                _ => out.push(made(en, t.at)),
+            }
+            continue;
+        }
+        if r.is_command(&t.text) {
+            break;
+        }
+        r.i += 1;
+        match current {
+            "Substitute" => match english_code(&t.text, r.lang) {
+                Some(en) => out.push(Item { text: en.clone(), at: t.at, verbatim: en.eq_ignore_ascii_case(&t.text) }),
+                None => p.unsupported.push(format!("twin: the {} piece code '{}' is not supported yet", r.lang.name(), t.text)),
+            },
+            "Condition" => match lookup(&t.text, &conditions) {
+                Lookup::Found(en) => out.push(made(en, t.at)),
+                _ if out.last().is_some_and(|l| l.text == "Condition") => {
+                    // A condition feerie does not know by name (German, French): unsupported.
+                    out.pop();
+                    p.unsupported.push(format!("twin: condition '{}' is not supported yet", t.text));
+                    current = "SkipCondition";
+                }
+                _ => out.push(item(&t)),
+            },
+            "SkipCondition" => {}
+            _ => out.push(item(&t)),
+        }
+    }
+    out
+}
+
+/// Whether a stipulation is one of the manual's forms (`3->ser-#2`, `reci-h#2`, `hr#2`,
+/// `dia5.5`, `h<>3`, …) that feerie's stipulation parser does not read: such a problem is
+/// valid Popeye input, unsupported.
+fn popeye_only_stipulation(s: &str) -> bool {
+    if !matches!(super::Stipulation::parse(s), Err(super::StipulationError::Malformed { .. })) {
+        return false;
+    }
+    let l = s.to_ascii_lowercase();
+    const MARKS: &[&str] = &[
+        "->", "reci-", "exact-", "semi-", "pser-", "phser-", "hr", "(", "<>", "ct", "c81", "dia", "=>", "##", "!=", "!#", "00", "%", "ep",
+        "z", "k", "x", "~", "+",
+    ];
+    MARKS.iter().any(|m| l.contains(m))
+}
+
+/// Reads one problem, from the word after `BeginProblem` or `NextProblem` to its end; returns
+/// whether another problem follows.
+fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
+    let options = option_table(r.lang);
+    let conditions = condition_table();
+    while let Some(t) = r.peek().cloned() {
+        r.i += 1;
+        let cmd = match command(&t.text, r.lang) {
+            Lookup::Found(c) => c,
+            Lookup::Ambiguous(names) => {
+                fail(p, t.at, format!("ambiguous keyword '{}' (it begins {})", t.text, names.join(", ")));
+                continue;
+            }
+            Lookup::None => {
+                fail(
+                    p,
+                    t.at,
+                    format!("unknown keyword '{}' ({} keywords: the file begins with '{}')", t.text, r.lang.name(), commands(r.lang)[0].0),
+                );
+                continue;
+            }
+        };
+        match cmd {
+            Cmd::End => return false,
+            Cmd::Next => return true,
+            Cmd::Begin => {}
+            Cmd::Remark | Cmd::Protocol | Cmd::LaTeX => {
+                r.rest_of_line(&t);
+                if cmd == Cmd::LaTeX {
+                    while r.peek().is_some_and(|n| !r.is_command(&n.text)) {
+                        r.i += 1;
+                    }
+                }
+            }
+            Cmd::LaTeXPieces => {
+                while r.peek().is_some_and(|n| !r.is_command(&n.text)) {
+                    r.i += 1;
+                }
+            }
+            Cmd::Author | Cmd::Origin | Cmd::Title | Cmd::Award => {
+                if let Some(it) = r.rest_of_line(&t) {
+                    match cmd {
+                        Cmd::Author => p.authors.push(it),
+                        Cmd::Origin => p.origins.push(it),
+                        Cmd::Title => p.titles.push(it),
+                        _ => p.awards.push(it),
+                    }
+                }
+            }
+            Cmd::Stipulation => match r.peek().cloned() {
+                Some(s) if s.at.line == t.at.line || !r.is_command(&s.text) => {
+                    r.i += 1;
+                    let mut st = item(&s);
+                    // `dia 10`: the number of moves may follow as a word of its own.
+                    if !st.text.ends_with(|c: char| c.is_ascii_digit())
+                        && let Some(n) = r.peek().filter(|n| !n.text.is_empty() && n.text.chars().all(|c| c.is_ascii_digit() || c == '.'))
+                    {
+                        st.text.push_str(&n.text);
+                        st.verbatim = false;
+                        r.i += 1;
+                    }
+                    if popeye_only_stipulation(&st.text) {
+                        p.unsupported.push(format!("stipulation '{}' is not supported yet", st.text));
+                        st = made("#1", st.at);
+                    }
+                    p.stipulation = Some(st);
+                }
+                _ => fail(p, t.at, "the stipulation is missing after the keyword".into()),
+            },
+            Cmd::SStipulation => {
+                let rest: Vec<String> = std::iter::from_fn(|| {
+                    let n = r.peek()?.clone();
+                    if r.is_command(&n.text) {
+                        return None;
+                    }
+                    r.i += 1;
+                    Some(n.text)
+                })
+                .collect();
+                p.unsupported.push(format!("the structured stipulation (SStipulation {}) is not supported yet", rest.join(" ")));
+                p.stipulation.get_or_insert(made("#1", t.at));
+            }
+            Cmd::Forsyth => match r.peek().cloned() {
+                Some(f) => {
+                    r.i += 1;
+                    read_forsyth(&f, r.lang, p);
+                }
+                None => fail(p, t.at, "the Forsyth string is missing".into()),
+            },
+            Cmd::Pieces => {
+                for (c, it) in read_pieces(r, p, false) {
+                    p.pieces[c].push(it);
+                }
+            }
+            Cmd::Option => {
+                let list = read_list(r, &options);
+                p.options.extend(list);
+            }
+            Cmd::Condition => {
+                let list = read_list(r, &conditions);
+                let first = list.first().map(|i| i.text.clone()).unwrap_or_default();
+                let known = super::options::CONDITIONS.contains(&first.as_str())
+                    || super::options::reserve_condition(&list.iter().map(|i| i.text.as_str()).collect::<Vec<_>>()).is_some();
+                if list.is_empty() {
+                    fail(p, t.at, "the condition is missing after the keyword".into());
+                } else if known {
+                    p.conditions.extend(list);
+                } else {
+                    let words: Vec<&str> = list.iter().map(|i| i.text.as_str()).collect();
+                    p.unsupported.push(format!("condition '{}' is not supported yet", words.join(" ")));
+                }
+            }
+            Cmd::Twin | Cmd::Zero => {
+                let before = p.unsupported.len();
+                let words = read_twin(r, p);
+                if cmd == Cmd::Zero && !p.twins.is_empty() {
+                    fail(p, t.at, "'ZeroPosition' must come before the twins".into());
+                }
+                let label = if cmd == Cmd::Zero {
+                    "a".to_string()
+                } else {
+                    let zero = p.twins.first().is_some_and(|t| t.0 == "a");
+                    let n = p.twins.len() + usize::from(!zero);
+                    ((b'a' + (n as u8).min(25)) as char).to_string()
+                };
+                if words.is_empty() && p.unsupported.len() == before {
+                    fail(p, t.at, "the twin has no command".into());
+                }
+                p.twins.push((label, words, t.at));
+            }
+        }
+    }
+    false
+}
+
+/// The generated YAML: its lines, and for each line the places of its parts (start column
+/// from 0 in the generated line, length, the item).
+#[derive(Default)]
+struct Gen {
+    lines: Vec<String>,
+    parts: Vec<Vec<(usize, usize, Item)>>,
+    fallback: Vec<Src>,
+}
+
+impl Gen {
+    /// A line `prefix 'a b c'` from items joined with spaces.
+    fn scalar(&mut self, prefix: &str, items: &[Item], fallback: Src) {
+        let mut line = format!("{prefix}'");
+        let mut parts = Vec::new();
+        for (k, it) in items.iter().enumerate() {
+            if k > 0 {
+                line.push(' ');
+            }
+            let text = it.text.replace('\'', "''");
+            parts.push((line.chars().count(), text.chars().count(), it.clone()));
+            line.push_str(&text);
+        }
+        line.push('\'');
+        self.lines.push(line);
+        self.parts.push(parts);
+        self.fallback.push(items.first().map(|i| i.at).unwrap_or(fallback));
+    }
+    fn key(&mut self, line: &str, at: Src) {
+        self.lines.push(line.to_string());
+        self.parts.push(Vec::new());
+        self.fallback.push(at);
+    }
+    fn list(&mut self, key: &str, items: &[Item], fallback: Src) {
+        self.key(&format!("{key}:"), items.first().map(|i| i.at).unwrap_or(fallback));
+        for it in items {
+            self.scalar("  - ", std::slice::from_ref(it), fallback);
+        }
+    }
+    /// The `.inp` place of a generated line and column (both from 1).
+    fn place(&self, line: usize, column: usize) -> Option<Src> {
+        let l = line.checked_sub(1)?;
+        let parts = self.parts.get(l)?;
+        let c = column.saturating_sub(1);
+        let hit = parts.iter().rev().find(|(s, _, _)| *s <= c).or(parts.first());
+        Some(match hit {
+            Some((s, len, it)) => {
+                let inside = c.saturating_sub(*s).min(len.saturating_sub(1));
+                if it.verbatim { Src { line: it.at.line, col: it.at.col + inside } } else { it.at }
+            }
+            None => self.fallback[l],
+        })
+    }
+}
+
+fn generate(p: &Prob) -> Gen {
+    let mut g = Gen::default();
+    let s = p.start;
+    if let Some(st) = &p.stipulation {
+        g.scalar("stipulation: ", std::slice::from_ref(st), s);
+    }
+    if !p.authors.is_empty() {
+        g.list("authors", &p.authors, s);
+    }
+    if !p.origins.is_empty() {
+        let joined: Vec<Item> = p.origins.clone();
+        g.scalar("source: ", &joined, s);
+    }
+    if !p.awards.is_empty() {
+        g.scalar("award: ", &p.awards, s);
+    }
+    if !p.titles.is_empty() {
+        g.list("comments", &p.titles, s);
+    }
+    g.key("algebraic:", p.pieces.iter().flatten().next().map(|i| i.at).unwrap_or(s));
+    for (k, name) in ["white", "black", "neutral"].iter().enumerate() {
+        if p.pieces[k].is_empty() && k == 2 {
+            continue;
+        }
+        if p.pieces[k].is_empty() {
+            g.key(&format!("  {name}: []"), s);
+            continue;
+        }
+        g.key(&format!("  {name}:"), p.pieces[k][0].at);
+        for it in &p.pieces[k] {
+            g.scalar("    - ", std::slice::from_ref(it), s);
+        }
+    }
+    let mut opts: Vec<Item> = p.options.clone();
+    opts.extend(p.conditions.iter().cloned());
+    if !opts.is_empty() {
+        // One line, so that an option's parameters stay with it.
+        g.key("options:", opts[0].at);
+        g.scalar("  - ", &opts, s);
+    }
+    if p.twins.iter().any(|t| !t.1.is_empty()) {
+        g.key("twins:", p.twins[0].2);
+        // A twin whose every command is unsupported is left out (the problem is unsupported).
+        for (label, words, at) in p.twins.iter().filter(|t| !t.1.is_empty()) {
+            g.scalar(&format!("  {label}: "), words, *at);
+        }
+    }
+    g
+}
+
+/// Reads a Popeye input file: one [`Loaded`] per problem.
+pub(crate) fn load_popeye_str(text: &str, file: &str) -> Vec<Loaded> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let toks = tokenize(&lines);
+    let mut out = Vec::new();
+    let Some(first) = toks.first().cloned() else { return out };
+    let lang = begin_language(&first.text);
+    let mut r = Reader { toks, lines, i: 0, lang: lang.unwrap_or(Lang::En) };
+    let mut number = 0;
+    loop {
+        number += 1;
+        let start = r.peek().map(|t| t.at).unwrap_or_default();
+        let mut p = Prob { number, start, ..Prob::default() };
+        if number == 1 {
+            if lang.is_some() {
+                r.i += 1;
+            } else {
+                fail(
+                    &mut p,
+                    first.at,
+                    format!("a Popeye input begins with 'BeginProblem' (or AnfangProblem, DebutProbleme), found '{}'", first.text),
+                );
+            }
+        }
+        let more = read_problem(&mut r, &mut p);
+        out.push(finish(&p, file));
+        if !more || r.peek().is_none() {
+            break;
+        }
+    }
+    out
+}
+
+fn first_line_of(p: &Prob) -> String {
+    let stip = p.stipulation.as_ref().map(|s| s.text.as_str()).unwrap_or("?");
+    let a: Vec<&str> = p.authors.iter().map(|a| a.text.as_str()).collect();
+    if a.is_empty() { stip.to_string() } else { format!("{} — {stip}", a.join("; ")) }
+}
+
+/// Loads one problem: a syntax fault of the `.inp` reader, or the YAML loader's verdict with
+/// its places translated.
+fn finish(p: &Prob, file: &str) -> Loaded {
+    if let Some((at, message)) = &p.error {
+        return Loaded::Invalid(ProblemError {
+            file: file.to_string(),
+            document: p.number,
+            first_line: first_line_of(p),
+            line: at.line,
+            column: at.col,
+            message: message.clone(),
+        });
+    }
+    let g = generate(p);
+    let doc = RawDoc { number: p.number, text: g.lines.join("\n"), offset: 0 };
+    let loaded = load::load_document(&doc, file);
+    let to_inp = |line: usize, column: usize| g.place(line, column).unwrap_or(p.start);
+    match loaded {
+        Loaded::Invalid(mut e) => {
+            let at = to_inp(e.line, e.column);
+            e.line = at.line;
+            e.column = at.col;
+            Loaded::Invalid(e)
+        }
+        Loaded::Unsupported { file, document, first_line, mut reason, meta, stipulation_text, options, diagram, .. } => {
+            for u in &p.unsupported {
+                if !reason.contains(u.as_str()) {
+                    reason = if reason.is_empty() { u.clone() } else { format!("{reason}; {u}") };
+                }
+            }
+            Loaded::Unsupported { file, document, line: p.start.line, first_line, reason, meta, stipulation_text, options, diagram }
+        }
+        Loaded::Ready(mut prob) => {
+            prob.line = p.start.line;
+            for t in &mut prob.twins {
+                let at = to_inp(t.line, t.column);
+                t.line = at.line;
+                t.column = at.col;
+            }
+            if p.unsupported.is_empty() {
+                return Loaded::Ready(prob);
+            }
+            let options = opts_text(p);
+            Loaded::Unsupported {
+                file: prob.file.clone(),
+                document: prob.document,
+                line: prob.line,
+                first_line: prob.first_line.clone(),
+                reason: p.unsupported.join("; "),
+                meta: prob.meta.clone(),
+                stipulation_text: prob.stipulation.to_string(),
+                options,
+                diagram: Some(Box::new(prob.position.diagram())),
+            }
+        }
+    }
+}
+
+fn opts_text(p: &Prob) -> Vec<String> {
+    p.options.iter().chain(p.conditions.iter()).map(|i| i.text.clone()).collect()
+}
+
+/// The generated YAML document of each problem of a Popeye input (for `show` and tests).
+pub fn popeye_to_yaml(text: &str) -> Vec<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let toks = tokenize(&lines);
+    let Some(first) = toks.first().cloned() else { return Vec::new() };
+    let lang = begin_language(&first.text);
+    let mut r = Reader { toks, lines, i: usize::from(lang.is_some()), lang: lang.unwrap_or(Lang::En) };
+    let mut out = Vec::new();
+    let mut number = 0;
+    loop {
+        number += 1;
+        let mut p = Prob { number, ..Prob::default() };
+        let more = read_problem(&mut r, &mut p);
+        out.push(generate(&p).lines.join("\n"));
+        if !more || r.peek().is_none() {
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_words() {
+        assert_eq!(split_piece("bg1g2"), Some(("b".into(), vec!["g1".into(), "g2".into()])));
+        assert_eq!(split_piece("15a1"), Some(("15".into(), vec!["a1".into()])));
+        assert_eq!(split_piece("pab2"), Some(("pa".into(), vec!["b2".into()])));
+        assert_eq!(split_piece("kz9x"), None);
+    }
+
+    #[test]
+    fn prefixes() {
+        assert!(matches!(command("stip", Lang::En), Lookup::Found(Cmd::Stipulation)));
+        assert!(matches!(command("s", Lang::En), Lookup::Ambiguous(_)));
+        assert!(matches!(command("weiter", Lang::De), Lookup::Found(Cmd::Next)));
+        assert!(matches!(command("latex", Lang::En), Lookup::Found(Cmd::LaTeX)));
+        assert!(looks_like_popeye("\n  beg\nstip #2"));
+        assert!(!looks_like_popeye("---\nstipulation: '#2'"));
+    }
+}

@@ -1,0 +1,181 @@
+//! Popeye input files (`.inp`): reading, keywords in three languages, located faults, and a
+//! count over Popeye's own input suite (`../shared/corpus/popeye/input`).
+
+use feerie::problem::{Loaded, load_path};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn inp_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    v.sort();
+    for p in v {
+        if p.is_dir() {
+            inp_files(&p, out);
+        } else if p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("inp")) {
+            out.push(p);
+        }
+    }
+}
+
+/// Reads (without solving) every `.inp` file of Popeye's suite: none panics, and the counts of
+/// ready, unsupported and invalid problems are printed with the commonest faults.
+#[test]
+fn popeye_suite_reads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/popeye/input");
+    if !dir.is_dir() {
+        assert!(std::env::var_os("FEERIE_REQUIRE_SHARED").is_none(), "{} is absent but FEERIE_REQUIRE_SHARED is set", dir.display());
+        println!("note: {} is absent; the Popeye suite was not read", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    inp_files(&dir, &mut files);
+    assert!(files.len() > 100, "only {} .inp files under {}", files.len(), dir.display());
+    let (mut ready, mut unsupported, mut invalid) = (0, 0, 0);
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unsup: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &files {
+        let docs = load_path(f).unwrap_or_else(|e| panic!("{e}"));
+        for d in docs {
+            match d {
+                Loaded::Ready(_) => ready += 1,
+                Loaded::Unsupported { reason, .. } => {
+                    unsupported += 1;
+                    let key: String = reason.split(';').next().unwrap_or("").chars().take(60).collect();
+                    *unsup.entry(key).or_default() += 1;
+                }
+                Loaded::Invalid(e) => {
+                    invalid += 1;
+                    if std::env::var_os("FEERIE_SHOW_INVALID").is_some() {
+                        println!("{e}");
+                    }
+                    let key: String = e.message.split('\'').next().unwrap_or("").chars().take(70).collect();
+                    *reasons.entry(key).or_default() += 1;
+                }
+            }
+        }
+    }
+    println!("Popeye suite: {} files, {ready} ready, {unsupported} unsupported, {invalid} invalid", files.len());
+    let mut top: Vec<_> = reasons.into_iter().collect();
+    top.sort_by_key(|e| std::cmp::Reverse(e.1));
+    for (m, n) in top.iter().take(15) {
+        println!("  invalid {n:4}: {m}");
+    }
+    let mut top: Vec<_> = unsup.into_iter().collect();
+    top.sort_by_key(|e| std::cmp::Reverse(e.1));
+    for (m, n) in top.iter().take(10) {
+        println!("  unsupported {n:4}: {m}");
+    }
+    assert!(ready > 0);
+}
+
+use feerie::problem::Problem;
+use feerie::solve::{SolveOptions, solve};
+use std::collections::BTreeSet;
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/popeye").join(name)
+}
+
+fn load(name: &str) -> Vec<Loaded> {
+    load_path(&data(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ready(l: &Loaded) -> &Problem {
+    match l {
+        Loaded::Ready(p) => p,
+        other => panic!("not ready: {other:?}"),
+    }
+}
+
+/// Keys (battle play) and lines (help play) that feerie finds.
+fn solution(p: &Problem) -> (BTreeSet<String>, BTreeSet<Vec<String>>) {
+    let pos = p.position.as_chess().expect("chess");
+    let s = p.stipulation.with_white_to_play(p.options.white_to_play);
+    let solved = solve(pos, &s, &SolveOptions { tree: false, ..SolveOptions::default() });
+    assert!(solved.complete);
+    let ph = &solved.phases[0];
+    (ph.keys.iter().map(|k| k.mv.clone()).collect(), ph.lines.iter().map(|l| l.iter().map(|m| m.mv.clone()).collect()).collect())
+}
+
+fn set<const N: usize>(v: [&str; N]) -> BTreeSet<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// Two problems of Popeye's BEISPIEL/castling.inp (German keywords and piece codes), solved to
+/// what Popeye recorded in output/castling.out: `1.Da7-f2 !` (#2) and
+/// `1.Kc8-b8 0-0 2.g3-g2 Tf1-f8 #` (h#2).
+#[test]
+fn german_example_solves_to_popeyes_record() {
+    let docs = load("castling_de.inp");
+    assert_eq!(docs.len(), 2);
+    let p = ready(&docs[0]);
+    assert_eq!(p.meta.authors, vec!["G. Sch\"opfer".to_string()]);
+    assert!(p.options.variations);
+    assert_eq!(solution(p).0, set(["Qa7-f2"]));
+    let p = ready(&docs[1]);
+    assert_eq!(p.stipulation.to_string(), "h#2");
+    let lines = solution(p).1;
+    let want: BTreeSet<Vec<String>> = [vec!["Kc8-b8", "0-0", "g3-g2", "Rf1-f8"].into_iter().map(String::from).collect()].into();
+    assert_eq!(lines, want);
+}
+
+/// The same problem in English, abbreviated English, French and German keywords loads to the
+/// same position, stipulation and options.
+#[test]
+fn three_languages_and_prefixes_agree() {
+    let de = load("castling_de.inp");
+    let de = ready(&de[0]);
+    for f in ["schoepfer_en.inp", "schoepfer_abbrev.inp", "schoepfer_fr.inp"] {
+        let docs = load(f);
+        assert_eq!(docs.len(), 1, "{f}");
+        let p = ready(&docs[0]);
+        assert_eq!(p.position.to_fen(), de.position.to_fen(), "{f}");
+        assert_eq!(p.stipulation, de.stipulation, "{f}");
+        assert_eq!(p.options, de.options, "{f}");
+        assert_eq!(solution(p).0, set(["Qa7-f2"]), "{f}");
+    }
+}
+
+/// Faults name the file, the problem's number, the line and the column; the good problems
+/// around a broken one still load.
+#[test]
+fn located_errors_and_the_others_go_on() {
+    let docs = load("broken.inp");
+    assert_eq!(docs.len(), 5);
+    ready(&docs[0]);
+    let err = |i: usize| match &docs[i] {
+        Loaded::Invalid(e) => e.clone(),
+        other => panic!("problem {}: {other:?}", i + 1),
+    };
+    let e = err(1);
+    assert_eq!((e.document, e.line, e.column), (2, 6, 36), "{e}");
+    assert!(e.file.ends_with("broken.inp") && e.message.contains("z9"), "{e}");
+    let e = err(2);
+    assert_eq!((e.document, e.line, e.column), (3, 9, 1), "{e}");
+    assert!(e.message.contains("unknown keyword 'foo'"), "{e}");
+    let e = err(3);
+    assert_eq!((e.document, e.line), (4, 13), "{e}");
+    assert!(e.message.contains("check"), "{e}");
+    assert!(e.to_string().contains("broken.inp: document 4"), "{e}");
+    assert_eq!(ready(&docs[4]).stipulation.to_string(), "h#2");
+}
+
+/// A fairy condition or piece makes the problem unsupported, named, not invalid.
+#[test]
+fn fairy_problems_are_unsupported() {
+    let docs = load("fairy.inp");
+    for (d, name) in docs.iter().zip(["Madrasi", "LI"]) {
+        match d {
+            Loaded::Unsupported { reason, .. } => assert!(reason.contains(name), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// `.inp` by content: a file without the extension whose first word opens a problem.
+#[test]
+fn popeye_text_in_a_str() {
+    let docs = feerie::problem::load_popeye_str("Anfang\nford #2\nstei weis ke1 da7 th1 schw kc1\nende\n", "x");
+    assert_eq!(ready(&docs[0]).position.to_fen(), ready(&load("schoepfer_en.inp")[0]).position.to_fen());
+}
