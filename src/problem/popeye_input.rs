@@ -775,8 +775,9 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                 Some(s) if s.at.line == t.at.line || !r.is_command(&s.text) => {
                     r.i += 1;
                     let mut st = item(&s);
-                    // `dia 10`: the number of moves may follow as a word of its own.
-                    if !st.text.ends_with(|c: char| c.is_ascii_digit())
+                    // `dia 10`, `ser-s00 9`: the number of moves may follow as a word of its own
+                    // (after a goal that ends in letters, or the castling goal `00`).
+                    if (!st.text.ends_with(|c: char| c.is_ascii_digit()) || st.text.ends_with("00"))
                         && let Some(n) = r.peek().filter(|n| !n.text.is_empty() && n.text.chars().all(|c| c.is_ascii_digit() || c == '.'))
                     {
                         st.text.push_str(&n.text);
