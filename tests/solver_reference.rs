@@ -25,6 +25,8 @@ enum G {
     Stalemate,
     /// `+`: the side to move is in check (mated or not).
     Check,
+    /// `==`: the side to move is stalemated, and so would its opponent be if it were to move.
+    DoubleStalemate,
 }
 
 fn moves(p: &Position) -> Vec<Move> {
@@ -35,8 +37,19 @@ fn moves(p: &Position) -> Vec<Move> {
 fn goal(p: &Position, g: G) -> bool {
     match g {
         G::Check => p.in_check(),
+        G::DoubleStalemate => goal(p, G::Stalemate) && other_side(p).is_some_and(|o| goal(&o, G::Stalemate)),
         G::Mate | G::Stalemate => moves(p).is_empty() && (p.in_check() == (g == G::Mate)),
     }
+}
+
+/// The same placement with the other side to move, read from the FEN (not the engine's null
+/// move); `None` when that position is not legal (the side not to move in check).
+fn other_side(p: &Position) -> Option<Position> {
+    let fen = p.to_fen();
+    let mut f: Vec<&str> = fen.split(' ').collect();
+    f[1] = if f[1] == "w" { "b" } else { "w" };
+    f[3] = "-";
+    Position::from_fen(&f.join(" ")).ok()
 }
 
 /// Direct play, attacker to move: can it reach the goal within `n` of its moves?
@@ -267,6 +280,37 @@ proptest! {
             compare_help(&p, "h+2", G::Check)?;
         }
     }
+}
+
+/// Double stalemate (`==`), on a position found by a search over 91 million random blocked
+/// positions (random positions never reach one). White, in check from the pawn g2, plays
+/// 1.Kh1-g1: now White's king has f1 and h1 (pawn g2), h2 (king h3) and g2 (guarded) taken,
+/// and all White pawns are blocked; Black's king has g2, g4 (own pawns), h2 (king g1), g3
+/// (guarded by f2) and h4 (pawn g3), and all Black pawns are blocked. Both sides are
+/// stalemated. The reference agrees on `==1` and `==2` and on the stalemate `=1`.
+#[test]
+fn double_stalemate_keys() {
+    let fen = "8/3p4/p1pP4/P1P3p1/6p1/5pPk/5Pp1/7K w - - 0 1";
+    let p = Position::from_fen(fen).expect(fen);
+    let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    let s: Stipulation = "==1".parse().unwrap();
+    assert_eq!(battle_keys(&p, &s, G::DoubleStalemate), set(&["Kh1-g1"]));
+    for (threads, hash) in [(1, 0), (2, 4)] {
+        assert_eq!(feerie(&p, &s, threads, hash).0, set(&["Kh1-g1"]));
+        let s2: Stipulation = "==2".parse().unwrap();
+        assert_eq!(feerie(&p, &s2, threads, hash).0, battle_keys(&p, &s2, G::DoubleStalemate));
+        let st: Stipulation = "=1".parse().unwrap();
+        assert_eq!(feerie(&p, &st, threads, hash).0, battle_keys(&p, &st, G::Stalemate));
+    }
+    // Without the black pawn a6, White's pawn a5 could still move after 1.Kh1-g1: Black is
+    // stalemated (`=1` holds) but not both sides (`==1` has no key).
+    let q = Position::from_fen("8/3p4/2pP4/P1P3p1/6p1/5pPk/5Pp1/7K w - - 0 1").unwrap();
+    assert_eq!(feerie(&q, &"=1".parse().unwrap(), 1, 4).0, set(&["Kh1-g1"]));
+    assert_eq!(feerie(&q, &s, 1, 4).0, set(&[]));
+    assert_eq!(battle_keys(&q, &s, G::DoubleStalemate), set(&[]));
+    // After the key, Black is stalemated and so is White: the mark is `==`.
+    let m = p.legal_moves().iter().copied().find(|&m| p.move_text(m, Lang::En) == "Kh1-g1").unwrap();
+    assert_eq!(Game::mark(&p.play(m)), "==");
 }
 
 /// Fixed positions where the key is a special move, each checked by hand.
