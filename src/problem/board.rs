@@ -9,7 +9,7 @@ use crate::rules::cheskers::{CheskersKind, CheskersPosition};
 use serde_yaml::Value;
 
 /// Piece attributes Popeye knows (prefixed words): not supported yet.
-const ATTRIBUTES: &[&str] = &[
+pub(crate) const ATTRIBUTES: &[&str] = &[
     "royal",
     "kamikaze",
     "paralysing",

@@ -215,23 +215,6 @@ const ATTRIBUTES: &[(&str, &str, &str)] = &[
     ("aliceb", "aliceb", "aliceb"),
 ];
 
-/// Attributes that the YAML loader names (as unsupported) before a piece.
-const YAML_ATTRIBUTES: &[&str] = &[
-    "royal",
-    "kamikaze",
-    "paralysing",
-    "chameleon",
-    "jigger",
-    "volage",
-    "functionary",
-    "halfneutral",
-    "hurdlecolourchanging",
-    "protean",
-    "magic",
-    "uncapturable",
-    "frischauf",
-];
-
 /// German and French piece codes of the pieces feerie knows, with the English code
 /// (`py-deut.txt` and `py-fran.txt`, pieces section).
 const PIECES_DE: &[(&str, &str)] = &[
@@ -534,7 +517,7 @@ fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(u
         };
         let mut prefix = String::new();
         for a in &cur_attrs {
-            if YAML_ATTRIBUTES.contains(a) {
+            if super::board::ATTRIBUTES.contains(a) {
                 prefix.push_str(a);
                 prefix.push(' ');
             } else {
