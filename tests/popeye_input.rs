@@ -179,3 +179,20 @@ fn popeye_text_in_a_str() {
     let docs = feerie::problem::load_popeye_str("Anfang\nford #2\nstei weis ke1 da7 th1 schw kc1\nende\n", "x");
     assert_eq!(ready(&docs[0]).position.to_fen(), ready(&load("schoepfer_en.inp")[0]).position.to_fen());
 }
+
+/// A piece the reader cannot give the loader (the German code `bi`) is left out of the diagram,
+/// and without it the diagram is illegal (Popeye's `leaper.inp`: the queen c8 would check the
+/// king c4 along the opened c-file): the problem is `unsupported` by that name, not `invalid`,
+/// and keeps its authors.
+#[test]
+fn a_left_out_piece_makes_it_unsupported_not_invalid() {
+    let text = "anfang\nautor Pierre Monreal\nforderung #2\n\
+                steine weiss ka8 dc8 tb7d2 lf1 sb3 ba5b2 bid6h2\n schwarz kc4 tf8h4 le8g3 ba6b4c5d5f3 bic6e2\nende\n";
+    match &feerie::problem::load_popeye_str(text, "leaper.inp")[0] {
+        Loaded::Unsupported { reason, meta, .. } => {
+            assert!(reason.contains("'BI'"), "{reason}");
+            assert_eq!(meta.authors, ["Pierre Monreal"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1003,6 +1003,23 @@ fn finish(p: &Prob, file: &str) -> Loaded {
     let loaded = load::load_document(&doc, file);
     let to_inp = |line: usize, column: usize| g.place(line, column).unwrap_or(p.start);
     match loaded {
+        // What the reader left out (a piece, a condition it cannot give the loader) may be
+        // what made the diagram illegal, as a fairy condition may make it legal: the problem
+        // is unsupported, with those names, as the YAML loader decides for its own.
+        Loaded::Invalid(e) if !p.unsupported.is_empty() => Loaded::Unsupported {
+            file: e.file,
+            document: e.document,
+            line: p.start.line,
+            first_line: e.first_line,
+            reason: p.unsupported.join("; "),
+            meta: match serde_yaml::from_str::<serde_yaml::Value>(&doc.text) {
+                Ok(serde_yaml::Value::Mapping(m)) => super::meta::read_meta(&m),
+                _ => Default::default(),
+            },
+            stipulation_text: p.stipulation.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
+            options: opts_text(p),
+            diagram: None,
+        },
         Loaded::Invalid(mut e) => {
             let at = to_inp(e.line, e.column);
             e.line = at.line;
