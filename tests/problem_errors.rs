@@ -214,3 +214,21 @@ fn huge_move_numbers_in_a_stated_solution_are_reported_not_expanded() {
     let s = StatedSolution::parse("1.e7-e8=B !\n  1000.Sa1-b3", &hint);
     assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
 }
+
+/// A stipulation feerie cannot play yet leaves the side to move unknown (and a proof game's
+/// diagram is a target, not a position to move from): a diagram with a side in check is then
+/// `unsupported` by the stipulation, not `invalid`; with a stipulation feerie plays it is
+/// `invalid`, named.
+#[test]
+fn an_unsupported_stipulation_does_not_make_a_checked_diagram_invalid() {
+    use feerie::problem::{Loaded, load_str};
+    let doc = |stip: &str| format!("stipulation: '{stip}'\nalgebraic: {{white: [Ka6, Sc7], black: [Ka8]}}\n");
+    match &load_str(&doc("dia8.5"), "d.yaml")[0] {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("dia8.5"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    match &load_str(&doc("#1"), "d.yaml")[0] {
+        Loaded::Invalid(e) => assert!(e.message.contains("is in check"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -417,7 +417,9 @@ fn interpret(
         setup.ep = Some(ep.crossed);
         ep_from_option = true;
     }
-    let condition_unsupported = !parsed.unsupported.is_empty() || unsupported.len() > before_pieces;
+    // A stipulation not supported yet (a proof game `dia8.5`, Popeye's `~`) leaves the side to
+    // move unknown, and a proof game's diagram is a target, not a position to move from.
+    let condition_unsupported = !parsed.unsupported.is_empty() || unsupported.len() > before_pieces || stipulation.is_none();
     let position = match Position::from_setup(&setup) {
         Ok(p) => Ok(p),
         // A fairy condition or option (NoWk, Circe, …) may make the diagram legal.
