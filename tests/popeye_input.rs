@@ -196,3 +196,20 @@ fn a_left_out_piece_makes_it_unsupported_not_invalid() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Popeye elements that make a diagram unreadable for feerie's chess reader are named, not
+/// refused: a hunter piece (`s/lb8`), and a stipulation feerie cannot play whose diagram holds
+/// two pieces on one square (Popeye's `a=>b` lists the start and the target position).
+#[test]
+fn hunters_and_a_to_b_are_unsupported() {
+    let hunter = "beginproblem\nstipulation #3\npieces white ke1 s/lb8 black ke8\nendproblem\n";
+    match &feerie::problem::load_popeye_str(hunter, "h.inp")[0] {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("hunter piece 's/lb8'"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    let atob = "beginproblem\nstipulation a=>b6\npieces white ke1 rc3 black ke8 bc3\nendproblem\n";
+    match &feerie::problem::load_popeye_str(atob, "a.inp")[0] {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("a=>b6"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -361,7 +361,13 @@ fn interpret(
                 }
                 _ => true,
             });
-            let pieces = board::chess_pieces(&raw)?;
+            let pieces = match board::chess_pieces(&raw) {
+                Ok(p) => p,
+                // A stipulation not supported yet may read the diagram otherwise (Popeye's
+                // `a=>b` lists a second position on the same board).
+                Err(_) if stipulation.is_none() => return Ok(None),
+                Err(e) => return Err(e),
+            };
             castling_allowed = 0xF & !parsed.no_castling;
             setup = Setup { castling: board::default_castling(&pieces) & castling_allowed, pieces, fullmove: 1, ..Setup::default() };
         }

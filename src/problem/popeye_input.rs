@@ -502,6 +502,13 @@ fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(u
             continue;
         };
         let Some((code, squares)) = split_piece(&t.text) else {
+            if has_digit && t.text.contains('/') && t.text.split('/').all(|w| !w.is_empty()) {
+                // A hunter (`s/lb8`: moves forward as one piece, backward as another), which
+                // Popeye defines and feerie does not play yet.
+                p.unsupported.push(format!("the hunter piece '{}' is not supported yet", t.text));
+                r.i += 1;
+                continue;
+            }
             if has_digit {
                 fail(p, t.at, format!("'{}' is not a piece: write a piece code and its squares, e.g. Kb6 or Sc3e5", t.text));
             } else {
