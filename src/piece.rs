@@ -96,6 +96,26 @@ pub enum Component {
     /// A screen capturer (Xiangqi cannon, Pao, Vao, Leo): moves as a rider on its lines
     /// without capturing, captures the first piece beyond exactly one screen.
     Screen(Lines),
+    /// A screen capturer on the lines of an (a, b) rider (the Nao on nightrider lines).
+    ScreenRide(i8, i8),
+    /// A lion-type hopper: over one hurdle at any distance, to any square beyond it up to
+    /// the next piece (which it may capture).
+    LongHop(Lines),
+    /// A locust-type capture: over the first piece on a line, which is captured, to the square
+    /// just behind it, which must be empty. No move without capture.
+    Locust(Lines),
+    /// A rider's moves without capture (the non-captures of the marine pieces).
+    QuietRide(Lines),
+    /// The rose: a knight rider on the octagons of knight steps turning by 45° each step.
+    Rose,
+    /// A grasshopper whose landing is turned after the hurdle by 45° (1: moose), 90° (2:
+    /// eagle) or 135° (3: sparrow), to either side.
+    Deflect(Lines, u8),
+    /// The equihopper: over a hurdle to the square symmetric to its start, on any line, the
+    /// other squares of the line between start and landing empty.
+    Equihop,
+    /// The kangaroo: over two hurdles on queen lines, to the square just behind the second.
+    Kangaroo,
 }
 
 /// The eight images of a leap (a, b), without repeats (four for a (a, 0) or (a, a) leap), in a
@@ -204,9 +224,247 @@ pub fn reach<S: Shape>(components: &[Component], from: Square, occupied: S::BB) 
                     }
                 }
             }
+            other => walk::<S>(&[other], from, occupied, S::BB::EMPTY, &mut |to, victim| match victim {
+                None => quiet |= S::BB::bit(to.0),
+                Some(v) => capture |= S::BB::bit(v.0),
+            }),
         }
     }
     (quiet, capture)
+}
+
+/// The 8 knight steps in turning order (each 45° from the last): the rose's octagon.
+const ROSE_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+
+/// Every move a set of components gives from `from`: `visit(to, None)` for a move to the
+/// empty square `to`, `visit(to, Some(victim))` for a capture of whatever stands on `victim`
+/// ending on `to` (the same square, but for the locust captures). The caller checks the
+/// victim's colour. `holes` are squares off the board: nothing enters, crosses or hops over
+/// them. A square may be visited more than once (the rose reaches some squares both ways
+/// round).
+pub fn walk<S: Shape>(
+    components: &[Component],
+    from: Square,
+    occupied: S::BB,
+    holes: S::BB,
+    visit: &mut impl FnMut(Square, Option<Square>),
+) {
+    let (f, r) = (from.file::<S>() as i32, from.rank::<S>() as i32);
+    let at = |x: i32, y: i32| S::square_at(x, y).filter(|t| !holes.has(t.0));
+    let occ = |s: Square| occupied.has(s.0);
+    let land = |t: Square, visit: &mut dyn FnMut(Square, Option<Square>)| {
+        if occ(t) { visit(t, Some(t)) } else { visit(t, None) }
+    };
+    for c in components {
+        match *c {
+            Component::Leap(a, b) => {
+                for (dx, dy) in images(a, b) {
+                    if let Some(t) = at(f + dx as i32, r + dy as i32) {
+                        land(t, visit);
+                    }
+                }
+            }
+            Component::Ride(a, b) => {
+                for (dx, dy) in images(a, b) {
+                    let (mut x, mut y) = (f + dx as i32, r + dy as i32);
+                    while let Some(t) = at(x, y) {
+                        land(t, visit);
+                        if occ(t) {
+                            break;
+                        }
+                        x += dx as i32;
+                        y += dy as i32;
+                    }
+                }
+            }
+            Component::QuietRide(lines) => {
+                for &(dx, dy) in lines.steps() {
+                    let (mut x, mut y) = (f + dx as i32, r + dy as i32);
+                    while let Some(t) = at(x, y) {
+                        if occ(t) {
+                            break;
+                        }
+                        visit(t, None);
+                        x += dx as i32;
+                        y += dy as i32;
+                    }
+                }
+            }
+            Component::Hop(lines) => {
+                for &(dx, dy) in lines.steps() {
+                    if let Some((hx, hy)) = first_piece(f, r, dx as i32, dy as i32, &at, &occ)
+                        && let Some(t) = at(hx + dx as i32, hy + dy as i32)
+                    {
+                        land(t, visit);
+                    }
+                }
+            }
+            Component::Lame { a, b, via_long } => {
+                for (dx, dy) in images(a, b) {
+                    let (vx, vy) = if via_long {
+                        if dx.abs() > dy.abs() { (dx.signum(), 0) } else { (0, dy.signum()) }
+                    } else {
+                        (dx.signum(), dy.signum())
+                    };
+                    match at(f + vx as i32, r + vy as i32) {
+                        Some(v) if !occ(v) => {}
+                        _ => continue,
+                    }
+                    if let Some(t) = at(f + dx as i32, r + dy as i32) {
+                        land(t, visit);
+                    }
+                }
+            }
+            Component::Screen(lines) => {
+                for &(dx, dy) in lines.steps() {
+                    screen_line(f, r, dx as i32, dy as i32, &at, &occ, visit);
+                }
+            }
+            Component::ScreenRide(a, b) => {
+                for (dx, dy) in images(a, b) {
+                    screen_line(f, r, dx as i32, dy as i32, &at, &occ, visit);
+                }
+            }
+            Component::LongHop(lines) => {
+                for &(dx, dy) in lines.steps() {
+                    let Some((hx, hy)) = first_piece(f, r, dx as i32, dy as i32, &at, &occ) else { continue };
+                    let (mut x, mut y) = (hx + dx as i32, hy + dy as i32);
+                    while let Some(t) = at(x, y) {
+                        land(t, visit);
+                        if occ(t) {
+                            break;
+                        }
+                        x += dx as i32;
+                        y += dy as i32;
+                    }
+                }
+            }
+            Component::Locust(lines) => {
+                for &(dx, dy) in lines.steps() {
+                    let Some((hx, hy)) = first_piece(f, r, dx as i32, dy as i32, &at, &occ) else { continue };
+                    if let (Some(v), Some(t)) = (at(hx, hy), at(hx + dx as i32, hy + dy as i32))
+                        && !occ(t)
+                    {
+                        visit(t, Some(v));
+                    }
+                }
+            }
+            Component::Rose => {
+                for start in 0..8 {
+                    for turn in [1usize, 7] {
+                        let (mut x, mut y) = (f, r);
+                        for k in 0..7 {
+                            let (dx, dy) = ROSE_STEPS[(start + k * turn) % 8];
+                            x += dx as i32;
+                            y += dy as i32;
+                            let Some(t) = at(x, y) else { break };
+                            land(t, visit);
+                            if occ(t) {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            Component::Deflect(lines, angle) => {
+                for &(dx, dy) in lines.steps() {
+                    let Some((hx, hy)) = first_piece(f, r, dx as i32, dy as i32, &at, &occ) else { continue };
+                    let i = QUEEN_TURN.iter().position(|&d| d == (dx, dy)).unwrap_or(0);
+                    for j in [(i + angle as usize) % 8, (i + 8 - angle as usize) % 8] {
+                        let (ex, ey) = QUEEN_TURN[j];
+                        if let Some(t) = at(hx + ex as i32, hy + ey as i32) {
+                            land(t, visit);
+                        }
+                    }
+                }
+            }
+            Component::Equihop => {
+                let mut o = occupied;
+                while let Some(h) = o.pop() {
+                    let h = Square(h);
+                    let (vx, vy) = (h.file::<S>() as i32 - f, h.rank::<S>() as i32 - r);
+                    if (vx, vy) == (0, 0) {
+                        continue;
+                    }
+                    let Some(t) = at(f + 2 * vx, r + 2 * vy) else { continue };
+                    let g = gcd(vx.unsigned_abs(), vy.unsigned_abs()) as i32;
+                    let (ux, uy) = (vx / g, vy / g);
+                    let clear = (1..2 * g).filter(|&k| k != g).all(|k| match at(f + k * ux, r + k * uy) {
+                        Some(s) => !occ(s),
+                        None => false,
+                    });
+                    if clear {
+                        land(t, visit);
+                    }
+                }
+            }
+            Component::Kangaroo => {
+                for &(dx, dy) in Lines::Both.steps() {
+                    let Some((hx, hy)) = first_piece(f, r, dx as i32, dy as i32, &at, &occ) else { continue };
+                    let Some((gx, gy)) = first_piece(hx, hy, dx as i32, dy as i32, &at, &occ) else { continue };
+                    if let Some(t) = at(gx + dx as i32, gy + dy as i32) {
+                        land(t, visit);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The queen steps in turning order (each 45° from the last), for the deflecting hoppers.
+const QUEEN_TURN: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The first occupied square from (f, r) in direction (dx, dy), as coordinates; `None` when
+/// the line ends (edge or hole) first.
+fn first_piece(
+    f: i32,
+    r: i32,
+    dx: i32,
+    dy: i32,
+    at: &impl Fn(i32, i32) -> Option<Square>,
+    occ: &impl Fn(Square) -> bool,
+) -> Option<(i32, i32)> {
+    let (mut x, mut y) = (f + dx, r + dy);
+    while let Some(t) = at(x, y) {
+        if occ(t) {
+            return Some((x, y));
+        }
+        x += dx;
+        y += dy;
+    }
+    None
+}
+
+/// A screen piece's line: quiet moves up to the screen, the first piece beyond it captured.
+fn screen_line(
+    f: i32,
+    r: i32,
+    dx: i32,
+    dy: i32,
+    at: &impl Fn(i32, i32) -> Option<Square>,
+    occ: &impl Fn(Square) -> bool,
+    visit: &mut impl FnMut(Square, Option<Square>),
+) {
+    let (mut x, mut y) = (f + dx, r + dy);
+    let mut screened = false;
+    while let Some(t) = at(x, y) {
+        if !screened {
+            if occ(t) {
+                screened = true;
+            } else {
+                visit(t, None);
+            }
+        } else if occ(t) {
+            visit(t, Some(t));
+            break;
+        }
+        x += dx;
+        y += dy;
+    }
 }
 
 macro_rules! kinds {
@@ -262,7 +520,7 @@ kinds! {
     /// Amazon: queen + knight.
     Amazon = "AM", "AM", "AM", [Ride(1, 0), Ride(1, 1), Leap(1, 2)];
     /// Empress: rook + knight.
-    Empress = "EM", "IM", "KA", [Ride(1, 0), Leap(1, 2)];
+    Empress = "EM", "IM", "KN", [Ride(1, 0), Leap(1, 2)];
     /// Princess: bishop + knight.
     Princess = "PR", "PR", "PR", [Ride(1, 1), Leap(1, 2)];
     /// Leo: screen capturer on queen lines.
@@ -275,6 +533,42 @@ kinds! {
     Mao = "MA", "MA", "MA", [Lame { a: 1, b: 2, via_long: true }];
     /// Moa: diagonal step then orthogonal.
     Moa = "MO", "MO", "MO", [Lame { a: 1, b: 2, via_long: false }];
+    /// Orphan: no move of its own; moves as the enemy pieces that attack it (the fairy
+    /// rules compute it).
+    Orphan = "O", "O", "O", [];
+    /// Berolina pawn: moves diagonally forward, captures straight forward (the fairy rules
+    /// write its moves).
+    BerolinaPawn = "BP", "PB", "BB", [];
+    /// Dummy: never moves; it can be captured.
+    Dummy = "DU", "PI", "DU", [];
+    /// Locust: captures by hopping over its victim on queen lines; no other move.
+    Locust = "L", "L", "H", [Locust(Lines::Both)];
+    /// Lion: a long hopper on queen lines.
+    Lion = "LI", "LI", "LI", [LongHop(Lines::Both)];
+    /// Rook-lion: a long hopper on files and ranks.
+    RookLion = "RL", "TL", "TL", [LongHop(Lines::Orthogonal)];
+    /// Bishop-lion: a long hopper on diagonals.
+    BishopLion = "BL", "FL", "LL", [LongHop(Lines::Diagonal)];
+    /// Rose: a circular knight rider.
+    Rose = "RO", "RO", "RO", [Rose];
+    /// Sirene: moves as a queen without capturing, captures as a locust (marine queen).
+    Sirene = "SI", "SI", "SI", [QuietRide(Lines::Both), Locust(Lines::Both)];
+    /// Triton: moves as a rook without capturing, captures as a rook-locust.
+    Triton = "TR", "TR", "TR", [QuietRide(Lines::Orthogonal), Locust(Lines::Orthogonal)];
+    /// Nereide: moves as a bishop without capturing, captures as a bishop-locust.
+    Nereide = "ND", "NE", "ND", [QuietRide(Lines::Diagonal), Locust(Lines::Diagonal)];
+    /// Moose: a grasshopper turned by 45° after its hurdle.
+    Moose = "M", "E", "EL", [Deflect(Lines::Both, 1)];
+    /// Eagle: a grasshopper turned by 90° after its hurdle.
+    Eagle = "EA", "AI", "AD", [Deflect(Lines::Both, 2)];
+    /// Sparrow: a grasshopper turned by 135° after its hurdle.
+    Sparrow = "SW", "M", "SP", [Deflect(Lines::Both, 3)];
+    /// Equihopper: hops to the square symmetric to its start about the hurdle.
+    Equihopper = "EQ", "EQ", "EQ", [Equihop];
+    /// Kangaroo: hops over two hurdles on queen lines.
+    Kangaroo = "KA", "KA", "KA", [Kangaroo];
+    /// Nao: a screen capturer on nightrider lines.
+    Nao = "NA", "NA", "NA", [ScreenRide(1, 2)];
 }
 
 impl Kind {
@@ -298,6 +592,39 @@ impl Kind {
             Lang::Fr => self.code_fr(),
             Lang::De => self.code_de(),
         }
+    }
+
+    /// The kinds the chess rule system plays ([`crate::position::Position`]: the orthodox
+    /// six and the first fairy pieces); the others (orphan, locust, lion, …) are played by
+    /// the fairy rule system, [`crate::rules::fairy`].
+    pub const CHESS: &'static [Kind] = &[
+        Kind::King,
+        Kind::Queen,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Knight,
+        Kind::Pawn,
+        Kind::Nightrider,
+        Kind::Grasshopper,
+        Kind::Camel,
+        Kind::Zebra,
+        Kind::Giraffe,
+        Kind::Amazon,
+        Kind::Empress,
+        Kind::Princess,
+        Kind::Leo,
+        Kind::Pao,
+        Kind::Vao,
+        Kind::Mao,
+        Kind::Moa,
+    ];
+    /// Number of [`Kind::CHESS`] kinds.
+    pub const CHESS_COUNT: usize = Kind::CHESS.len();
+
+    /// Whether the chess rule system plays this kind (see [`Kind::CHESS`]).
+    #[inline(always)]
+    pub fn in_chess(self) -> bool {
+        (self as usize) < Kind::CHESS_COUNT
     }
 
     /// Whether this kind is one of the six orthodox kinds.

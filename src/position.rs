@@ -105,6 +105,9 @@ pub enum PositionError {
     /// Malformed FEN.
     #[error("bad FEN: {0}")]
     Fen(String),
+    /// A piece kind the chess rule system does not play (the fairy rule system does).
+    #[error("the {0} is played by the fairy rules, not by the chess position")]
+    FairyKind(String),
 }
 
 /// Most moves one position can have (move list capacity).
@@ -194,7 +197,7 @@ pub struct Position {
     pub(crate) ep: Option<Square>,
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
-    pub(crate) reserves: [[u8; Kind::COUNT]; 2],
+    pub(crate) reserves: [[u8; Kind::CHESS_COUNT]; 2],
     pub(crate) reserve_rule: ReserveRule,
     /// Whether the Réserve moves into reserve (`Put`) are generated (see
     /// [`Position::set_puts_enabled`]).
@@ -319,7 +322,19 @@ pub fn max_reach(k: Kind) -> usize {
         Kind::Nightrider => 16,
         Kind::Knight | Kind::Grasshopper | Kind::Camel | Kind::Zebra | Kind::Giraffe | Kind::Mao | Kind::Moa => 8,
         // A pawn's richest move set is its promotions, counted apart.
-        Kind::Pawn => 4,
+        Kind::Pawn | Kind::BerolinaPawn => 4,
+        // The kinds of the fairy rule system (upper bounds on the empty 8×8 board).
+        Kind::Dummy => 0,
+        Kind::Locust | Kind::Kangaroo => 8,
+        Kind::Moose | Kind::Eagle | Kind::Sparrow => 16,
+        Kind::RookLion => 14,
+        Kind::BishopLion => 13,
+        Kind::Lion => 27,
+        Kind::Triton => 18,
+        Kind::Nereide => 17,
+        Kind::Sirene => 35,
+        Kind::Nao => 24,
+        Kind::Orphan | Kind::Rose | Kind::Equihopper => 63,
     }
 }
 
@@ -335,7 +350,7 @@ impl Position {
             ep: None,
             halfmove: 0,
             fullmove: 1,
-            reserves: [[0; Kind::COUNT]; 2],
+            reserves: [[0; Kind::CHESS_COUNT]; 2],
             reserve_rule: ReserveRule::default(),
             puts: true,
             promotions: (1 << Kind::Queen as u32) | (1 << Kind::Rook as u32) | (1 << Kind::Bishop as u32) | (1 << Kind::Knight as u32),
@@ -356,6 +371,9 @@ impl Position {
             if p.mailbox[s.index()].is_some() {
                 return Err(PositionError::Occupied(sq_name(s).into()));
             }
+            if !piece.kind.in_chess() {
+                return Err(PositionError::FairyKind(format!("{:?} on {}", piece.kind, sq_name(s))));
+            }
             if piece.kind == Kind::Pawn && (s.0 < 8 || s.0 >= 56) {
                 return Err(PositionError::PawnOnBackRank(piece.color.name(), sq_name(s).into()));
             }
@@ -373,6 +391,9 @@ impl Position {
         p.side = setup.side.unwrap_or(Color::White);
         for c in Color::BOTH {
             for &k in &setup.reserves[c.index()] {
+                if !k.in_chess() {
+                    return Err(PositionError::FairyKind(format!("{k:?} in reserve")));
+                }
                 let slot = &mut p.reserves[c.index()][k.index()];
                 if *slot >= MAX_RESERVE {
                     return Err(PositionError::TooRich(MAX_RESERVE as usize));
@@ -382,12 +403,12 @@ impl Position {
         }
         p.reserve_rule = setup.reserve_rule;
         for &k in &setup.extra_promotions {
-            if k != Kind::King && k != Kind::Pawn {
+            if k != Kind::King && k != Kind::Pawn && k.in_chess() {
                 p.promotions |= 1 << k as u32;
             }
         }
         // Fairy kinds on the board or in a reserve are promotion choices too.
-        for &k in Kind::ALL {
+        for &k in Kind::CHESS {
             if !k.is_orthodox()
                 && (p.pieces(Color::White, k) | p.pieces(Color::Black, k) != 0 || p.reserves[0][k.index()] + p.reserves[1][k.index()] > 0)
             {
@@ -470,7 +491,7 @@ impl Position {
                     add(p.kind, 1);
                 }
             }
-            for &k in Kind::ALL {
+            for &k in Kind::CHESS {
                 add(k, self.reserves[c.index()][k.index()] as usize);
             }
             let pawns = kinds & (1 << Kind::Pawn as u32) != 0;
@@ -552,7 +573,7 @@ impl Position {
             h ^= z.ep[(ep.0 % 8) as usize];
         }
         for c in 0..2 {
-            for k in 0..Kind::COUNT {
+            for k in 0..Kind::CHESS_COUNT {
                 let n = self.reserves[c][k] as usize;
                 if n > 0 {
                     h ^= z.reserve[c][k][n];
@@ -618,7 +639,7 @@ impl Position {
     }
     /// How many pieces of kind `k` colour `c` holds in reserve.
     pub fn reserve_count(&self, c: Color, k: Kind) -> u8 {
-        self.reserves[c.index()][k.index()]
+        self.reserves[c.index()].get(k.index()).copied().unwrap_or(0)
     }
     /// The Réserve condition in force.
     pub fn reserve_rule(&self) -> ReserveRule {
@@ -656,7 +677,7 @@ impl Position {
     }
     /// Kinds a pawn may promote to, in index order.
     pub fn promotion_kinds(&self) -> impl Iterator<Item = Kind> + '_ {
-        Kind::ALL.iter().copied().filter(|k| self.promotions & (1 << *k as u32) != 0)
+        Kind::CHESS.iter().copied().filter(|k| self.promotions & (1 << *k as u32) != 0)
     }
     /// Whether any fairy piece stands on the board.
     pub fn has_fairy(&self) -> bool {
@@ -673,7 +694,7 @@ impl Position {
         }
         let mut reserves = [Vec::new(), Vec::new()];
         for c in 0..2 {
-            for &k in Kind::ALL {
+            for &k in Kind::CHESS {
                 for _ in 0..self.reserves[c][k.index()] {
                     reserves[c].push(k);
                 }
@@ -734,7 +755,7 @@ mod tests {
         use crate::geometry::Bitboard;
         use crate::piece::reach;
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        for &k in Kind::ALL.iter().filter(|&&k| k != Kind::Pawn) {
+        for &k in Kind::CHESS.iter().filter(|&&k| k != Kind::Pawn) {
             for s in 0..64u8 {
                 for round in 0..200 {
                     // The empty board, then random occupancies (hurdles and screens).

@@ -133,7 +133,7 @@ impl ReserveState {
     pub fn of(p: &crate::position::Position) -> Option<ReserveState> {
         let condition = crate::problem::options::reserve_name(p.reserve_rule())?.to_string();
         let side = |c: crate::piece::Color| -> Vec<String> {
-            crate::piece::Kind::ALL
+            crate::piece::Kind::CHESS
                 .iter()
                 .flat_map(|&k| std::iter::repeat_n(k.code().to_string(), p.reserve_count(c, k) as usize))
                 .collect()

@@ -161,6 +161,11 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
                     let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
                     (solve(pos, &v.stipulation, &opts), stated, None)
                 }
+                GamePosition::Fairy(pos) => {
+                    let pos = pos.as_ref();
+                    let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
+                    (solve(pos, &v.stipulation, &opts), stated, None)
+                }
             };
             judge_variant(p, v, &opts, Outcome { solved, stated, reserve }, count, &title, start)
         })

@@ -68,7 +68,7 @@ fn each_verdict() {
     let (_, out, _) = run(&["check", VERDICTS]);
     assert!(out.contains("verdict: cooked (2 found, 1 intended; cooks: Rd2-d8)"));
     assert!(out.contains("verdict: differs (stated 1 solution not found: Qa1-b1)"));
-    assert!(out.contains("verdict: unsupported (condition 'Madrasi' is not supported yet)"));
+    assert!(out.contains("verdict: unsupported (condition 'Volage' is not supported yet)"));
     assert!(out.contains("line 5, column 16: square 'i9' is off the board"));
 }
 

@@ -36,7 +36,7 @@ struct Spec {
 
 fn kind_strategy(fairy: bool) -> BoxedStrategy<usize> {
     // Kind indices: 1..=5 are Q R B S P, 6.. the fairy kinds.
-    if fairy { prop_oneof![3 => 1usize..=5, 2 => 6usize..Kind::COUNT].boxed() } else { (1usize..=5).boxed() }
+    if fairy { prop_oneof![3 => 1usize..=5, 2 => 6usize..Kind::CHESS_COUNT].boxed() } else { (1usize..=5).boxed() }
 }
 
 prop_compose! {
@@ -48,7 +48,7 @@ prop_compose! {
         black_to_move in any::<bool>(),
         ep in prop::option::weighted(0.25, (0u8..8, any::<bool>(), prop::bool::weighted(0.8))),
         promoting in prop::collection::vec((0u8..8, any::<bool>()), 0..3),
-        reserves in prop::collection::vec((1usize..Kind::COUNT, any::<bool>()), 0..5),
+        reserves in prop::collection::vec((1usize..Kind::CHESS_COUNT, any::<bool>()), 0..5),
         rule in 0u8..4,
         puts in prop::bool::weighted(0.8),
     ) -> Spec {
@@ -110,7 +110,7 @@ fn build(spec: &Spec) -> Option<Position> {
     }
     let promoting = spec.promoting.iter().map(|&(f, white)| (if white { 48 + f } else { 8 + f }, Kind::Pawn.index(), white));
     for (s, k, white) in promoting.chain(spec.pieces.iter().copied()) {
-        let kind = Kind::ALL[k];
+        let kind = Kind::CHESS[k];
         if board[s as usize].is_some() || reserved & (1u64 << s) != 0 || (kind == Kind::Pawn && !(8..56).contains(&s)) {
             continue;
         }
@@ -118,7 +118,7 @@ fn build(spec: &Spec) -> Option<Position> {
     }
     let mut reserves = [Vec::new(), Vec::new()];
     for &(k, white) in &spec.reserves {
-        reserves[if white { 0 } else { 1 }].push(Kind::ALL[k]);
+        reserves[if white { 0 } else { 1 }].push(Kind::CHESS[k]);
     }
     let setup = Setup {
         pieces: (0..64u8).filter_map(|s| board[s as usize].map(|p| (Square(s), p))).collect(),
@@ -271,7 +271,7 @@ proptest! {
     fn random_playouts_match_the_reference(
         start in 0usize..3,
         spec in spec(),
-        reserves in prop::collection::vec((1usize..Kind::COUNT, any::<bool>()), 0..4),
+        reserves in prop::collection::vec((1usize..Kind::CHESS_COUNT, any::<bool>()), 0..4),
         rule in 0u8..4,
         choices in prop::collection::vec(any::<u16>(), 1..60),
     ) {
@@ -286,7 +286,7 @@ proptest! {
         if start < 2 {
             let mut setup = p.to_setup();
             for &(k, white) in &reserves {
-                setup.reserves[if white { 0 } else { 1 }].push(Kind::ALL[k]);
+                setup.reserves[if white { 0 } else { 1 }].push(Kind::CHESS[k]);
             }
             setup.reserve_rule = rule_of(rule);
             p = Position::from_setup(&setup).unwrap();
@@ -352,7 +352,7 @@ fn random_positions_cover_every_rule() {
         // one-sided ones, the other side to move: no Réserve move at all, whatever it holds).
         let rule = p.reserve_rule();
         let reserve_moves = moves.iter().any(|m| matches!(m, Move::Drop { .. } | Move::Put { .. }));
-        let holds = Kind::ALL.iter().any(|&k| p.reserve_count(us, k) > 0);
+        let holds = Kind::CHESS.iter().any(|&k| p.reserve_count(us, k) > 0);
         note("Reserve, drops", rule.white && rule.black && holds && reserve_moves);
         note("WhiteReserve, drops", rule.white && !rule.black && us == Color::White && holds && reserve_moves);
         note("BlackReserve, drops", !rule.white && rule.black && us == Color::Black && holds && reserve_moves);

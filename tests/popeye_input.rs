@@ -165,7 +165,7 @@ fn located_errors_and_the_others_go_on() {
 #[test]
 fn fairy_problems_are_unsupported() {
     let docs = load("fairy.inp");
-    for (d, name) in docs.iter().zip(["Madrasi", "LI"]) {
+    for (d, name) in docs.iter().zip(["Volage", "GN"]) {
         match d {
             Loaded::Unsupported { reason, .. } => assert!(reason.contains(name), "{reason}"),
             other => panic!("{other:?}"),

@@ -165,8 +165,8 @@ fn show_reports_each_fault_on_one_line_and_exits_2() {
     let text = String::from_utf8_lossy(&out.stdout);
     let faults: Vec<&str> = text.lines().filter(|l| l.starts_with("tests/data/broken/") && l.contains(", column ")).collect();
     assert_eq!(faults.len(), 11 + 12, "{text}");
-    // The unsupported Circe document is reported as such.
-    assert!(text.contains("unsupported: condition 'Circe' is not supported yet"));
+    // The unsupported Volage document is reported as such.
+    assert!(text.contains("unsupported: condition 'Volage' is not supported yet"));
     // A file that does not exist: exit 2 with one line.
     let out = std::process::Command::new(exe).args(["show", "tests/data/broken/none.yaml"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -167,10 +167,10 @@ fn each_option_and_condition() {
     for (v, reason) in [
         (&["NoWk"][..], "Popeye option 'NoWk' is not supported yet"),
         (&["NullMoves"][..], "NullMoves"),
-        (&["Circe"][..], "condition 'Circe' is not supported yet"),
+        (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),
         (&["Circe Parrain"][..], "Circe"),
-        (&["AndernachChess"][..], "AndernachChess"),
+        (&["Isardam"][..], "Isardam"),
     ] {
         let r = p(v);
         assert!(r.unsupported.iter().any(|u| u.contains(reason)), "{v:?}: {:?}", r.unsupported);

@@ -212,19 +212,26 @@ fn manual_list(name: &str) -> Vec<String> {
     text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(str::to_string).collect()
 }
 
-/// Every condition of Popeye's manual is recognised: a problem that uses one is `unsupported`
-/// with the condition's name (Réserve aside, feerie plays none of them yet), never `invalid`.
+/// Every condition of Popeye's manual is recognised: a problem that uses one is played (the
+/// fairy rules carry its name) or `unsupported` with the condition's name, never `invalid`.
 #[test]
 fn every_popeye_condition_is_named_not_refused() {
     let conditions = manual_list("conditions.txt");
     assert!(conditions.len() >= 170 && conditions.contains(&"Make&TakeChess".to_string()));
+    let mut played = 0;
     for c in &conditions {
         let yaml = format!("stipulation: '#2'\noptions: ['{c}']\nalgebraic: {{white: [Ke1, Qd1], black: [Ke8]}}\n");
         match &feerie::problem::load_str(&yaml, "c.yaml")[0] {
             Loaded::Unsupported { reason, .. } => assert!(reason.to_lowercase().contains(&c.to_lowercase()), "{c}: {reason}"),
+            Loaded::Ready(p) => {
+                let names = p.options.keywords().join(" ").to_lowercase();
+                assert!(names.contains(&c.to_lowercase()), "{c} played as {names}");
+                played += 1;
+            }
             other => panic!("{c}: {other:?}"),
         }
     }
+    assert!(played >= 10, "{played} conditions played");
 }
 
 /// Every piece of Popeye's list is either played or `unsupported` with its name, never

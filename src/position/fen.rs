@@ -12,7 +12,7 @@ fn fen_err(s: impl Into<String>) -> PositionError {
 
 /// FEN letter of a piece: orthodox letters (N for the knight), fairy kinds in parentheses as
 /// Popeye codes: `(ca)` a black camel, `(G)` a white grasshopper.
-fn fen_piece(p: Piece) -> String {
+pub(crate) fn fen_piece(p: Piece) -> String {
     let base = match p.kind {
         Kind::King => "K",
         Kind::Queen => "Q",
@@ -192,7 +192,7 @@ pub fn write_fen(p: &Position) -> String {
     }
     let mut res = String::new();
     for c in Color::BOTH {
-        for &k in Kind::ALL {
+        for &k in Kind::CHESS {
             for _ in 0..p.reserve_count(c, k) {
                 res.push_str(&fen_piece(Piece::new(c, k)));
             }

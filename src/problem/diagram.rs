@@ -54,6 +54,10 @@ pub struct Diagram {
     pub pieces: Vec<DiagramPiece>,
     /// Pieces in reserve, White's then Black's (Réserve only).
     pub reserves: [Vec<Kind>; 2],
+    /// Neutral pieces (their `color` is meaningless).
+    pub neutral: Vec<DiagramPiece>,
+    /// Holes, as (file, rank).
+    pub holes: Vec<(u8, u8)>,
 }
 
 impl Diagram {
@@ -67,13 +71,13 @@ impl Diagram {
         }
         let mut reserves = [Vec::new(), Vec::new()];
         for c in Color::BOTH {
-            for &k in Kind::ALL {
+            for &k in Kind::CHESS {
                 for _ in 0..p.reserve_count(c, k) {
                     reserves[c.index()].push(k);
                 }
             }
         }
-        Diagram { rules: Rules::Chess, pieces, reserves }
+        Diagram { rules: Rules::Chess, pieces, reserves, neutral: Vec::new(), holes: Vec::new() }
     }
 
     /// The diagram of a chess setup that may not be a legal position.
@@ -83,7 +87,7 @@ impl Diagram {
             .iter()
             .map(|(sq, pc)| DiagramPiece { color: pc.color, figure: Figure::Chess(pc.kind), file: sq.0 % 8, rank: sq.0 / 8 })
             .collect();
-        Diagram { rules: Rules::Chess, pieces, reserves: s.reserves.clone() }
+        Diagram { rules: Rules::Chess, pieces, reserves: s.reserves.clone(), neutral: Vec::new(), holes: Vec::new() }
     }
 
     /// The diagram of a Xiangqi position.
@@ -98,7 +102,7 @@ impl Diagram {
                 })
             })
             .collect();
-        Diagram { rules: Rules::Xiangqi, pieces, reserves: [Vec::new(), Vec::new()] }
+        Diagram { rules: Rules::Xiangqi, pieces, reserves: [Vec::new(), Vec::new()], neutral: Vec::new(), holes: Vec::new() }
     }
 
     /// The diagram of Xiangqi pieces.
@@ -107,7 +111,7 @@ impl Diagram {
             .iter()
             .map(|p| DiagramPiece { color: p.color, figure: Figure::Xiangqi(p.kind.letter()), file: p.file, rank: p.rank })
             .collect();
-        Diagram { rules: Rules::Xiangqi, pieces, reserves: [Vec::new(), Vec::new()] }
+        Diagram { rules: Rules::Xiangqi, pieces, reserves: [Vec::new(), Vec::new()], neutral: Vec::new(), holes: Vec::new() }
     }
 
     /// The diagram of Cheskers pieces.
@@ -116,7 +120,7 @@ impl Diagram {
             .iter()
             .map(|p| DiagramPiece { color: p.color, figure: Figure::Chess(p.kind.chess_kind()), file: p.file, rank: p.rank })
             .collect();
-        Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()] }
+        Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()], neutral: Vec::new(), holes: Vec::new() }
     }
 
     /// The diagram of a Cheskers position.
@@ -126,7 +130,28 @@ impl Diagram {
             .into_iter()
             .map(|(sq, color, kind)| DiagramPiece { color, figure: Figure::Chess(kind.chess_kind()), file: sq.0 % 8, rank: sq.0 / 8 })
             .collect();
-        Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()] }
+        Diagram { rules: Rules::Cheskers, pieces, reserves: [Vec::new(), Vec::new()], neutral: Vec::new(), holes: Vec::new() }
+    }
+
+    /// The diagram of a fairy position: its pieces, neutral pieces and holes.
+    pub fn of_fairy_position(p: &crate::rules::fairy::FairyPosition) -> Diagram {
+        let mut pieces = Vec::new();
+        let mut neutral = Vec::new();
+        for (sq, pc) in p.pieces() {
+            let d = DiagramPiece {
+                color: pc.owner.color().unwrap_or(Color::White),
+                figure: Figure::Chess(pc.kind),
+                file: sq.0 % 8,
+                rank: sq.0 / 8,
+            };
+            if pc.owner.color().is_some() {
+                pieces.push(d);
+            } else {
+                neutral.push(d);
+            }
+        }
+        let holes = crate::geometry::Squares(p.holes()).map(|s| (s.0 % 8, s.0 / 8)).collect();
+        Diagram { rules: Rules::Chess, pieces, reserves: [Vec::new(), Vec::new()], neutral, holes }
     }
 
     /// Number of files (9 in Xiangqi, else 8).
@@ -173,12 +198,12 @@ mod tests {
 
     #[test]
     fn unsupported_documents_keep_their_diagram() {
-        let text = "stipulation: '#2'\noptions: [Madrasi]\nalgebraic: {white: [Ke1, Qd1], black: [Ke8]}\n";
+        let text = "stipulation: '#2'\noptions: [Volage]\nalgebraic: {white: [Ke1, Qd1], black: [Ke8]}\n";
         let docs = load_str(text, "u.yaml");
         let Loaded::Unsupported { diagram: Some(d), options, .. } = &docs[0] else { panic!("{docs:?}") };
         assert_eq!(d.rules, Rules::Chess);
         assert_eq!(d.pieces.len(), 3);
-        assert_eq!(options, &vec!["Madrasi".to_string()]);
+        assert_eq!(options, &vec!["Volage".to_string()]);
     }
 
     #[test]

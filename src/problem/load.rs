@@ -426,6 +426,67 @@ fn interpret(
     // A stipulation not supported yet (a proof game `dia8.5`, Popeye's `~`) leaves the side to
     // move unknown, and a proof game's diagram is a target, not a position to move from.
     let condition_unsupported = !parsed.unsupported.is_empty() || unsupported.len() > before_pieces || stipulation.is_none();
+    // Fairy conditions and the pieces the chess position does not play: the fairy rules.
+    let fairy = !options.conditions.is_empty() || setup.pieces.iter().any(|(_, p)| !p.kind.in_chess());
+    if !fairy {
+        for t in &twins {
+            for c in &t.commands {
+                if let super::TwinCommand::Condition { conditions, text, .. } = c
+                    && !conditions.is_empty()
+                {
+                    unsupported.push(format!(
+                        "twin {}: 'Condition {text}' brings a fairy condition into an orthodox problem: not supported yet",
+                        t.label
+                    ));
+                }
+            }
+        }
+        if !unsupported.is_empty() {
+            return Ok(None);
+        }
+    }
+    if fairy {
+        if condition_unsupported || !unsupported.is_empty() {
+            return Ok(None);
+        }
+        if options.reserve.any() {
+            unsupported.push(format!(
+                "Réserve combined with {} is not supported yet",
+                if options.conditions.is_empty() {
+                    "the fairy pieces of the fairy rules".to_string()
+                } else {
+                    options.conditions.names().join(", ")
+                }
+            ));
+            return Ok(None);
+        }
+        let fs = crate::rules::fairy::FairySetup {
+            pieces: setup
+                .pieces
+                .iter()
+                .map(|&(s, p)| (s, crate::rules::fairy::FPiece::new(crate::rules::fairy::Owner::of(p.color), p.kind)))
+                .collect(),
+            holes: 0,
+            side: setup.side,
+            castling: setup.castling,
+            ep: setup.ep,
+            conditions: options.conditions,
+            extra_promotions: setup.extra_promotions.clone(),
+        };
+        let position = crate::rules::fairy::FairyPosition::from_setup(&fs).map_err(|e| match &e {
+            crate::rules::fairy::FairyError::OppositeCheck(c) => {
+                let st = stipulation.map(|s| format!(" in {s}")).unwrap_or_default();
+                Fault::at(&[pos_key], format!("the side not to move ({c}) is in check: {} makes the first move{st}", side.name()))
+            }
+            crate::rules::fairy::FairyError::Combination(m) => Fault::at(&[opt_key], m.clone()),
+            _ => Fault::at(&[pos_key], e.to_string()),
+        })?;
+        let Some(stipulation) = stipulation else {
+            return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
+        };
+        let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed };
+        return Ok(Some(problem(ctx, meta, super::GamePosition::Fairy(Box::new(position)), parts)));
+    }
     let position = match Position::from_setup(&setup) {
         Ok(p) => Ok(p),
         // A fairy condition or option (NoWk, Circe, …) may make the diagram legal.

@@ -43,6 +43,7 @@ pub use twins::{Twin, TwinCommand};
 use crate::piece::Piece;
 use crate::position::{Position, Setup};
 use crate::rules::cheskers::CheskersPosition;
+use crate::rules::fairy::FairyPosition;
 use crate::rules::xiangqi::XiangqiPosition;
 use serde::Serialize;
 use std::path::Path;
@@ -69,6 +70,8 @@ pub enum GamePosition {
     Xiangqi(XiangqiPosition),
     /// Cheskers.
     Cheskers(CheskersPosition),
+    /// Chess with fairy conditions, the fairy rules' pieces, neutral pieces or holes.
+    Fairy(Box<FairyPosition>),
 }
 
 impl GamePosition {
@@ -78,6 +81,7 @@ impl GamePosition {
             GamePosition::Chess(_) => Rules::Chess,
             GamePosition::Xiangqi(_) => Rules::Xiangqi,
             GamePosition::Cheskers(_) => Rules::Cheskers,
+            GamePosition::Fairy(_) => Rules::Chess,
         }
     }
     /// The side to move (White is Red in Xiangqi).
@@ -86,6 +90,7 @@ impl GamePosition {
             GamePosition::Chess(p) => p.side_to_move(),
             GamePosition::Xiangqi(p) => p.side_to_move(),
             GamePosition::Cheskers(p) => p.side_to_move(),
+            GamePosition::Fairy(p) => p.side_to_move(),
         }
     }
     /// The position as FEN (X-FEN with reserves in chess, WXF FEN in Xiangqi, the rules
@@ -95,6 +100,7 @@ impl GamePosition {
             GamePosition::Chess(p) => p.to_fen(),
             GamePosition::Xiangqi(p) => p.to_fen(),
             GamePosition::Cheskers(p) => p.to_fen(),
+            GamePosition::Fairy(p) => p.to_fen(),
         }
     }
     /// The diagram, for reports.
@@ -103,13 +109,14 @@ impl GamePosition {
             GamePosition::Chess(p) => Diagram::of_position(p),
             GamePosition::Xiangqi(p) => Diagram::of_xiangqi_position(p),
             GamePosition::Cheskers(p) => Diagram::of_cheskers_position(p),
+            GamePosition::Fairy(p) => Diagram::of_fairy_position(p),
         }
     }
     /// The chess position, when the game is chess.
     pub fn as_chess(&self) -> Option<&Position> {
         match self {
             GamePosition::Chess(p) => Some(p),
-            GamePosition::Xiangqi(_) | GamePosition::Cheskers(_) => None,
+            GamePosition::Xiangqi(_) | GamePosition::Cheskers(_) | GamePosition::Fairy(_) => None,
         }
     }
 }
@@ -327,7 +334,74 @@ impl Problem {
             GamePosition::Chess(p) => self.apply_chess_twin(start, p, t),
             GamePosition::Xiangqi(p) => self.apply_xiangqi_twin(start, p, t),
             GamePosition::Cheskers(p) => self.apply_cheskers_twin(start, p, t),
+            GamePosition::Fairy(p) => self.apply_fairy_twin(start, p, t),
         }
+    }
+
+    /// A twin of a fairy problem: the chess twin commands; `Condition` replaces the
+    /// conditions. Neutral pieces and holes stay where they are only under twins that move
+    /// no piece.
+    fn apply_fairy_twin(&self, start: &Variant, position: &FairyPosition, t: &Twin) -> Result<Variant, ProblemError> {
+        use crate::rules::fairy::{FPiece, FairySetup, Owner};
+        let mut board: [Option<Piece>; 64] = [None; 64];
+        let mut neutral = Vec::new();
+        for (s, p) in position.pieces() {
+            match p.owner.color() {
+                Some(c) => board[s.index()] = Some(Piece::new(c, p.kind)),
+                None => neutral.push((s, p)),
+            }
+        }
+        let mut stipulation = start.stipulation;
+        let mut options = start.options.clone();
+        for cmd in &t.commands {
+            match cmd {
+                TwinCommand::Stipulation { stipulation: s } => stipulation = s.with_white_to_play(options.white_to_play),
+                TwinCommand::Condition { reserve, conditions, .. } => {
+                    if reserve.any() {
+                        return Err(self.twin_error(t, "Réserve combined with other fairy conditions is not supported yet".into()));
+                    }
+                    options.reserve = *reserve;
+                    options.conditions = *conditions;
+                }
+                TwinCommand::Reserve { .. } => {
+                    return Err(self.twin_error(t, "Réserve combined with other fairy conditions is not supported yet".into()));
+                }
+                other => {
+                    if !neutral.is_empty() || position.holes() != 0 {
+                        return Err(self.twin_error(
+                            t,
+                            "twins that move pieces of a problem with neutral pieces or holes are not supported yet".into(),
+                        ));
+                    }
+                    twins::apply(&mut board, other).map_err(|m| self.twin_error(t, m))?
+                }
+            }
+        }
+        let mut pieces: Vec<(crate::geometry::Square, FPiece)> = board
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.map(|p| (crate::geometry::Square(i as u8), FPiece::new(Owner::of(p.color), p.kind))))
+            .collect();
+        pieces.extend(neutral);
+        let chess_pieces: Vec<_> = board.iter().enumerate().filter_map(|(i, p)| p.map(|p| (crate::geometry::Square(i as u8), p))).collect();
+        let side = first_mover(&stipulation, &options);
+        let setup = FairySetup {
+            castling: board::default_castling(&chess_pieces) & self.castling_allowed,
+            pieces,
+            holes: position.holes(),
+            side: Some(side),
+            ep: None,
+            conditions: options.conditions,
+            extra_promotions: position.promotion_kinds().collect(),
+        };
+        let position = FairyPosition::from_setup(&setup).map_err(|e| self.twin_error(t, e.to_string()))?;
+        Ok(Variant {
+            label: t.label.clone(),
+            description: t.description(),
+            position: GamePosition::Fairy(Box::new(position)),
+            stipulation,
+            options,
+        })
     }
 
     /// A Cheskers twin: the chess twin commands on the 8×8 board, with the Cheskers pieces
@@ -421,7 +495,14 @@ impl Problem {
         for cmd in &t.commands {
             match cmd {
                 TwinCommand::Stipulation { stipulation: s } => stipulation = s.with_white_to_play(options.white_to_play),
-                TwinCommand::Condition { reserve, .. } => options.reserve = *reserve,
+                TwinCommand::Condition { reserve, conditions, .. } => {
+                    options.reserve = *reserve;
+                    if !conditions.is_empty() {
+                        return Err(
+                            self.twin_error(t, "a twin that brings a fairy condition into an orthodox problem is not supported yet".into())
+                        );
+                    }
+                }
                 TwinCommand::Reserve { color, add, kinds } => {
                     let r = &mut reserves[color.index()];
                     for &k in kinds {

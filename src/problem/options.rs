@@ -7,7 +7,9 @@
 //! word that is no keyword at all is an error naming it.
 
 use crate::geometry::Square;
+use crate::piece::Color;
 use crate::position::{ReserveRule, castle, parse_sq};
+use crate::rules::fairy::conditions::{Condition, Conditions, Rebirth};
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -41,6 +43,10 @@ pub struct Options {
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
+    /// Fairy conditions other than Réserve, in the order given (played by the fairy rule
+    /// system, [`crate::rules::fairy`]).
+    #[serde(skip)]
+    pub conditions: Conditions,
     /// Options accepted and ignored because they only change Popeye's output (`NoBoard`,
     /// `MoveNumbers`, `MaxTime N`, …), as written.
     pub ignored: Vec<String>,
@@ -62,6 +68,7 @@ impl Default for Options {
             intelligent: false,
             post_key_play: false,
             reserve: ReserveRule::default(),
+            conditions: Conditions::none(),
             ignored: Vec::new(),
         }
     }
@@ -97,6 +104,7 @@ impl Options {
         if let Some(c) = reserve_name(self.reserve) {
             v.push(c.to_string());
         }
+        v.extend(self.conditions.names());
         v
     }
 }
@@ -488,6 +496,61 @@ pub fn reserve_condition(words: &[&str]) -> Option<(ReserveRule, usize)> {
     }
 }
 
+/// The fairy condition (other than Réserve) that the words start with, with its parameters,
+/// and how many words it took: Popeye's English names, the French and German ones where
+/// they differ.
+pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
+    let w0 = norm(words.first()?);
+    let next = |i: usize| words.get(i).map(|w| norm(w)).unwrap_or_default();
+    let prefix_of = |n: &str, full: &str| n.len() >= 4 && full.starts_with(n);
+    let rex = |i: usize| -> (bool, usize) {
+        let n = next(i);
+        if prefix_of(&n, "rexinclusive") {
+            (true, 1)
+        } else if prefix_of(&n, "rexexclusive") {
+            (false, 1)
+        } else {
+            (false, 0)
+        }
+    };
+    let found = match w0.as_str() {
+        "circe" => {
+            let (r, n) = rex(1);
+            (Condition::Rebirth(Rebirth::Circe { rex: r }), 1 + n)
+        }
+        "anticirce" => {
+            let n1 = next(1);
+            let (cheylan, n) = if prefix_of(&n1, "cheylan") {
+                (true, 1)
+            } else if prefix_of(&n1, "calvet") {
+                (false, 1)
+            } else {
+                (false, 0)
+            };
+            (Condition::Rebirth(Rebirth::Anti { cheylan }), 1 + n)
+        }
+        "marscirce" => (Condition::Rebirth(Rebirth::Mars), 1),
+        "madrasi" => {
+            let (r, n) = rex(1);
+            (Condition::Madrasi { rex: r }, 1 + n)
+        }
+        "blackmaximummer" | "schwarzermaximummer" | "maximumnoir" => (Condition::Maximummer(Color::Black), 1),
+        "whitemaximummer" | "weissermaximummer" | "maximumblanc" => (Condition::Maximummer(Color::White), 1),
+        "gridchess" | "gitterschach" | "echecsgrille" => (Condition::Grid, 1),
+        "monochromchess" | "einfarbigesschach" | "echecsmonochromes" => (Condition::Monochrome, 1),
+        "bichromchess" | "zweifarbigesschach" | "echecsbichromes" => (Condition::Bichrome, 1),
+        "andernachchess" | "andernachschach" | "echecsandernach" => (Condition::Andernach, 1),
+        "antiandernachchess" | "antiandernachschach" | "echecsantiandernach" => (Condition::AntiAndernach, 1),
+        _ => return None,
+    };
+    // A parameter feerie does not know (`Circe Parrain`, `Madrasi RI`): the whole condition
+    // is one feerie does not play yet.
+    match words.get(found.1) {
+        Some(w) if !is_keyword(w) => None,
+        _ => Some(found),
+    }
+}
+
 /// Whether a word starts an option or a condition that feerie knows (supported or not).
 pub fn is_keyword(word: &str) -> bool {
     let n = norm(word);
@@ -496,6 +559,7 @@ pub fn is_keyword(word: &str) -> bool {
         || find_in(List::Output, word).is_some()
         || find_in(List::Conditions, word).is_some()
         || reserve_condition(&[word]).is_some()
+        || fairy_condition(&[word]).is_some()
         || n == "echecs"
 }
 
@@ -659,6 +723,12 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                             });
                         }
                         reserve = Some(rule);
+                        p.has_condition = true;
+                        i += used;
+                        continue;
+                    }
+                    if let Some((c, used)) = fairy_condition(&words[i..]) {
+                        p.options.conditions.push(c).map_err(|message| OptionFault { message, word: w.to_string() })?;
                         p.has_condition = true;
                         i += used;
                         continue;

@@ -95,6 +95,8 @@ pub enum TwinCommand {
     Condition {
         /// The Réserve rule the new conditions give (none when they name no Réserve).
         reserve: ReserveRule,
+        /// The other fairy conditions the new conditions give.
+        conditions: crate::rules::fairy::Conditions,
         /// The conditions as written.
         text: String,
     },
@@ -433,7 +435,7 @@ pub fn parse_twin(text: &str) -> Result<ParsedTwin, TwinFault> {
                 let text = words[i + 1..j].join(" ");
                 let parsed = parse_options(std::slice::from_ref(&text)).map_err(|f| fault(f.message, &f.word))?;
                 out.unsupported.extend(parsed.unsupported);
-                out.commands.push(TwinCommand::Condition { reserve: parsed.options.reserve, text });
+                out.commands.push(TwinCommand::Condition { reserve: parsed.options.reserve, conditions: parsed.options.conditions, text });
                 i = j;
             }
             "polishtype" => {

@@ -998,7 +998,7 @@ mod tests {
 
     #[test]
     fn sections_escape_and_link() {
-        let text = "authors: ['<b>Bold</b> & Co']\nstipulation: '#2'\noptions: [Madrasi]\nalgebraic: {white: [Ke1, Qd1], black: [Ke8]}\n\
+        let text = "authors: ['<b>Bold</b> & Co']\nstipulation: '#2'\noptions: [Volage]\nalgebraic: {white: [Ke1, Qd1], black: [Ke8]}\n\
                     ---\nstipulation: '#2'\nalgebraic: {white: [Kz1], black: [Ke8]}\n";
         let docs = load_str(text, "a<b>.yaml");
         let mut report = Report::new(Lang::De);
@@ -1015,7 +1015,7 @@ mod tests {
         assert!(page.contains("<a href=\"#p2-a\">p2-a</a>") && page.contains("id=\"p2\""));
         assert!(page.contains("nicht unterstützt") && page.contains("ungültig"));
         assert!(page.contains("class=\"board chess\""));
-        assert!(page.contains("<dd class=\"options\">Madrasi</dd>"));
+        assert!(page.contains("<dd class=\"options\">Volage</dd>"));
         assert_eq!(report.counts(), [0, 0, 0, 0, 1, 1, 0]);
         // German piece letters in the piece lists: the queen is D.
         assert!(page.contains("Dd1"));

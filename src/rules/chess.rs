@@ -785,7 +785,7 @@ impl Position {
                     Color::White => (RANK_1, RANK_8),
                     Color::Black => (RANK_8, RANK_1),
                 };
-                for &kind in Kind::ALL {
+                for &kind in Kind::CHESS {
                     if self.reserves[us.index()][kind.index()] == 0 {
                         continue;
                     }

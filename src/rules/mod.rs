@@ -3,6 +3,7 @@
 pub mod bound;
 pub mod cheskers;
 pub mod chess;
+pub mod fairy;
 pub mod intelligent;
 pub mod stalemate;
 pub mod xiangqi;

@@ -89,7 +89,7 @@ pub fn is_fairy(k: Kind) -> bool {
 /// every fairy kind present on the board or in a reserve.
 pub fn promotion_choices(b: &Board) -> Vec<Kind> {
     let mut v = vec![Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
-    for &k in Kind::ALL {
+    for &k in Kind::CHESS {
         let on_board = b.squares.iter().flatten().any(|p| matches!(p, Some((_, kk)) if *kk == k));
         let in_reserve = b.reserves[0][k as usize] + b.reserves[1][k as usize] > 0;
         if is_fairy(k) && (on_board || in_reserve) {
@@ -114,7 +114,7 @@ pub fn from_engine(p: &Position, promotions: Vec<Kind>) -> Board {
     b.rights = [c & 1 != 0, c & 2 != 0, c & 4 != 0, c & 8 != 0];
     b.ep = p.ep_square().map(fr);
     for color in [Color::White, Color::Black] {
-        for &k in Kind::ALL {
+        for &k in Kind::CHESS {
             b.reserves[color as usize][k as usize] = p.reserve_count(color, k);
         }
     }
@@ -299,6 +299,7 @@ impl Board {
                 }
             }
             Kind::Pawn => unreachable!("pawns are generated apart"),
+            k => panic!("{k:?} is played by the fairy rules, never by a chess position"),
         }
         out
     }
@@ -384,7 +385,7 @@ impl Board {
         }
         // Réserve: parachute drops onto empty squares.
         if self.reserve_allowed(us) {
-            for &k in Kind::ALL {
+            for &k in Kind::CHESS {
                 if self.reserves[us as usize][k as usize] == 0 {
                     continue;
                 }

@@ -1,0 +1,38 @@
+//! Andernach chess (a capturing piece other than a king changes colour) and Anti-Andernach
+//! chess (a piece other than a king that moves without capturing changes colour). A neutral
+//! piece stays neutral; a castling move changes nothing.
+
+use super::Hooks;
+use crate::piece::Kind;
+use crate::rules::fairy::{FMove, FairyPosition};
+
+/// Andernach (`on_capture`) or Anti-Andernach chess.
+pub(crate) struct Andernach {
+    /// Whether captures (Andernach) or non-captures (Anti-Andernach) change the colour.
+    pub on_capture: bool,
+}
+
+impl Hooks for Andernach {
+    fn after(&self, _before: &FairyPosition, m: &FMove, after: &mut FairyPosition) {
+        if m.rook.is_some() || m.is_capture() != self.on_capture {
+            return;
+        }
+        if let Some(p) = after.piece_at(m.to)
+            && p.kind != Kind::King
+            && let Some(mut q) = after.take(m.to)
+        {
+            q.owner = q.owner.flipped();
+            after.put(m.to, q);
+        }
+    }
+
+    fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
+        if let (Some(b), Some(a)) = (before.piece_at(m.from), after.piece_at(m.to))
+            && m.rook.is_none()
+            && a.owner != b.owner
+        {
+            out.push('=');
+            out.push(a.owner.letter());
+        }
+    }
+}

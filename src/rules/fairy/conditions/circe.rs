@@ -1,0 +1,199 @@
+//! The Circe family: Circe (the captured piece is reborn), AntiCirce (the capturing piece is
+//! reborn), MarsCirce (a piece captures from its rebirth square) and ParrainCirce (the
+//! captured piece is reborn after the next move, shifted by it).
+//!
+//! Rebirth squares ([`rebirth_square`]): a king on e1/e8, a queen on d1/d8, a rook, bishop
+//! or knight on its game-array square of the colour of the capture square, a pawn on its
+//! second rank in the capture file, a fairy piece on its promotion rank in the capture file;
+//! a promoted piece as what it is now. The capture square of a locust is its victim's square.
+
+use super::Hooks;
+use crate::geometry::Square;
+use crate::piece::{Color, Kind};
+use crate::position::sq_name;
+use crate::rules::fairy::{FMove, FPiece, FairyPosition};
+
+/// A rebirth rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rebirth {
+    /// Circe: the captured piece is reborn on its rebirth square if it is empty, else lost.
+    Circe {
+        /// `RexInclusive`: kings are reborn too, so a king is in check only when its
+        /// rebirth square is taken.
+        rex: bool,
+    },
+    /// AntiCirce: the capturing piece is reborn on its rebirth square; a capture is
+    /// illegal when that square is taken.
+    Anti {
+        /// Cheylan type: a capture on the capturer's own rebirth square is illegal (Calvet,
+        /// the default, allows it).
+        cheylan: bool,
+    },
+    /// MarsCirce: a piece captures from its rebirth square (when empty, or when it stands
+    /// there), as if it stood there.
+    Mars,
+    /// ParrainCirce: the captured piece is reborn after the next move, on its capture square
+    /// shifted by that move.
+    Parrain,
+}
+
+impl Rebirth {
+    /// Popeye's name.
+    pub fn name(&self) -> String {
+        match self {
+            Rebirth::Circe { rex: false } => "Circe".into(),
+            Rebirth::Circe { rex: true } => "Circe RexInclusive".into(),
+            Rebirth::Anti { cheylan: false } => "AntiCirce".into(),
+            Rebirth::Anti { cheylan: true } => "AntiCirce Cheylan".into(),
+            Rebirth::Mars => "MarsCirce".into(),
+            Rebirth::Parrain => "ParrainCirce".into(),
+        }
+    }
+}
+
+/// The Circe rebirth square of a piece of kind `kind` and colour `color` captured on
+/// `capture`.
+pub fn rebirth_square(kind: Kind, color: Color, capture: Square) -> Square {
+    let file = capture.0 % 8;
+    let rank = capture.0 / 8;
+    let light = (file + rank) % 2 == 1;
+    let base = |f: u8| match color {
+        Color::White => Square(f),
+        Color::Black => Square(56 + f),
+    };
+    match kind {
+        Kind::King => base(4),
+        Kind::Queen => base(3),
+        // a1 and h8 are dark, h1 and a8 light.
+        Kind::Rook => base(match (color, light) {
+            (Color::White, true) | (Color::Black, false) => 7,
+            _ => 0,
+        }),
+        // c1 and f8 are dark, f1 and c8 light.
+        Kind::Bishop => base(match (color, light) {
+            (Color::White, true) | (Color::Black, false) => 5,
+            _ => 2,
+        }),
+        // b1 and g8 are light, g1 and b8 dark.
+        Kind::Knight => base(match (color, light) {
+            (Color::White, true) | (Color::Black, false) => 1,
+            _ => 6,
+        }),
+        Kind::Pawn | Kind::BerolinaPawn => match color {
+            Color::White => Square(8 + file),
+            Color::Black => Square(48 + file),
+        },
+        _ => match color {
+            Color::White => Square(56 + file),
+            Color::Black => Square(file),
+        },
+    }
+}
+
+/// The colour a piece is reborn as: its own, or for a neutral piece the colour opposite its
+/// capturer.
+pub(crate) fn reborn_color(p: FPiece, capturer: Color) -> Color {
+    p.owner.color().unwrap_or(capturer.opponent())
+}
+
+/// The capturing piece of `m` as it stands after the move (promoted), and its colour.
+fn capturer(pos: &FairyPosition, m: &FMove) -> Option<(FPiece, Color)> {
+    let p = pos.piece_at(m.from)?;
+    let kind = m.promotion.unwrap_or(p.kind);
+    Some((FPiece::new(p.owner, kind), p.owner.color().unwrap_or(pos.side)))
+}
+
+impl Rebirth {
+    /// AntiCirce: the capturer's rebirth square for capture `m` made by `mover`.
+    fn anti_square(pos: &FairyPosition, m: &FMove, mover: Color) -> Option<(FPiece, Square)> {
+        let v = m.victim?;
+        let (p, _) = capturer(pos, m)?;
+        Some((p, rebirth_square(p.kind, p.owner.color().unwrap_or(mover), v)))
+    }
+}
+
+impl Hooks for Rebirth {
+    fn capture_origin(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color) -> Option<Option<Square>> {
+        if *self != Rebirth::Mars {
+            return None;
+        }
+        let r = rebirth_square(p.kind, p.owner.color().unwrap_or(mover), from);
+        if r == from {
+            return None;
+        }
+        Some((pos.piece_at(r).is_none() && pos.holes & (1u64 << r.0) == 0).then_some(r))
+    }
+
+    fn allows(&self, pos: &FairyPosition, _p: FPiece, mover: Color, m: &FMove) -> bool {
+        let Rebirth::Anti { cheylan } = *self else { return true };
+        let Some((_, r)) = Rebirth::anti_square(pos, m, mover) else { return true };
+        if r == m.to {
+            return !cheylan;
+        }
+        if r == m.from {
+            return true;
+        }
+        pos.piece_at(r).is_none_or(|_| m.victim == Some(r)) && pos.holes & (1u64 << r.0) == 0
+    }
+
+    fn royal_capture_counts(&self, pos: &FairyPosition, m: &FMove) -> bool {
+        let Rebirth::Circe { rex: true } = *self else { return true };
+        let (Some(v), Some(king)) = (m.victim, m.victim.and_then(|v| pos.piece_at(v))) else { return true };
+        let mover = pos.piece_at(m.from).and_then(|p| p.owner.color()).unwrap_or(pos.side);
+        let r = rebirth_square(king.kind, reborn_color(king, mover), v);
+        // The king is lost only when its square is taken after the capture.
+        r == m.to || (r != m.from && r != v && pos.piece_at(r).is_some()) || pos.holes & (1u64 << r.0) != 0
+    }
+
+    fn after(&self, before: &FairyPosition, m: &FMove, after: &mut FairyPosition) {
+        let Some(v) = m.victim else {
+            return;
+        };
+        let mover = before.side;
+        match *self {
+            Rebirth::Circe { .. } => {
+                let Some(victim) = before.piece_at(v) else { return };
+                let color = reborn_color(victim, mover);
+                let r = rebirth_square(victim.kind, color, v);
+                if after.piece_at(r).is_none() && after.holes & (1u64 << r.0) == 0 {
+                    after.put(r, victim);
+                }
+            }
+            Rebirth::Anti { .. } => {
+                if let Some((_, r)) = Rebirth::anti_square(before, m, mover)
+                    && r != m.to
+                    && let Some(p) = after.take(m.to)
+                {
+                    after.put(r, p);
+                }
+            }
+            Rebirth::Mars | Rebirth::Parrain => {}
+        }
+    }
+
+    fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
+        let Some(v) = m.victim else { return };
+        let mover = before.side;
+        match *self {
+            Rebirth::Circe { .. } => {
+                let Some(victim) = before.piece_at(v) else { return };
+                let r = rebirth_square(victim.kind, reborn_color(victim, mover), v);
+                if r != m.to && after.piece_at(r) == Some(victim) && (before.piece_at(r).is_none() || r == m.from || r == v) {
+                    out.push_str(&format!("[+{}{}]", piece_text(victim), sq_name(r)));
+                }
+            }
+            Rebirth::Anti { .. } => {
+                if let Some((p, r)) = Rebirth::anti_square(before, m, mover) {
+                    let now = after.piece_at(r).unwrap_or(p);
+                    out.push_str(&format!("[{}{}->{}]", piece_text(now), sq_name(m.to), sq_name(r)));
+                }
+            }
+            Rebirth::Mars | Rebirth::Parrain => {}
+        }
+    }
+}
+
+/// A piece as Popeye writes it inside brackets: colour letter and code (`bS`, `nP`).
+pub(crate) fn piece_text(p: FPiece) -> String {
+    format!("{}{}", p.owner.letter(), p.kind.code())
+}

@@ -1,0 +1,248 @@
+//! Fairy conditions as hooks on the steps of a move's life (see the [module
+//! documentation](super) for the steps). Each condition lives in its own file and implements
+//! [`Hooks`] for the steps it changes; [`Condition`] lists them and dispatches.
+
+mod andernach;
+mod circe;
+mod grid;
+mod madrasi;
+mod maximummer;
+mod monochrome;
+
+pub use circe::{Rebirth, rebirth_square};
+
+use super::{FMove, FMoveList, FPiece, FairyPosition};
+use crate::geometry::Square;
+use crate::piece::{Color, Kind};
+use arrayvec::ArrayVec;
+
+/// The hooks a condition may set on the steps of a move's life. Every default leaves the
+/// step as orthodox chess has it.
+pub trait Hooks {
+    /// Step 1: the walk the piece `p` on `s` uses when `mover` moves it, `None` to keep its
+    /// own.
+    fn walk(&self, pos: &FairyPosition, s: Square, p: FPiece, mover: Color) -> Option<Kind> {
+        let _ = (pos, s, p, mover);
+        None
+    }
+    /// Step 2: whether the piece `p` on `s` is paralysed (no move, capture or check).
+    fn paralysed(&self, pos: &FairyPosition, s: Square, p: FPiece) -> bool {
+        let _ = (pos, s, p);
+        false
+    }
+    /// Step 3: whether the piece `p` on `from` may capture at all.
+    fn may_capture(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color) -> bool {
+        let _ = (pos, from, p, mover);
+        true
+    }
+    /// Step 3: where the piece on `from` captures from: `None` leaves it where it stands,
+    /// `Some(None)` means it cannot capture, `Some(Some(s))` that it captures as if on `s`.
+    fn capture_origin(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color) -> Option<Option<Square>> {
+        let _ = (pos, from, p, mover);
+        None
+    }
+    /// Step 3: moves the condition adds for the piece on `from` (Make&Take's captures);
+    /// with `only_victim`, only captures of that square.
+    fn extra_moves(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
+        let _ = (pos, from, p, mover, only_victim, out);
+    }
+    /// Step 3: replaces the moves in `moves` (one generated move, or what earlier conditions
+    /// made of it) by their completed forms (Take&Make: a capture by each of its makes, none
+    /// when it has none).
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+        let _ = (pos, p, mover, moves);
+    }
+    /// Step 4: whether the move `m` of piece `p` is allowed.
+    fn allows(&self, pos: &FairyPosition, p: FPiece, mover: Color, m: &FMove) -> bool {
+        let _ = (pos, p, mover, m);
+        true
+    }
+    /// Step 6: whether the capture `m` of a royal piece counts as check (Circe with kings
+    /// reborn: not when the king would be reborn).
+    fn royal_capture_counts(&self, pos: &FairyPosition, m: &FMove) -> bool {
+        let _ = (pos, m);
+        true
+    }
+    /// Step 5: the effects of `m`, played in `before`, on `after` (where the piece has
+    /// moved and its victim gone; the side to move is still the mover's).
+    fn after(&self, before: &FairyPosition, m: &FMove, after: &mut FairyPosition) {
+        let _ = (before, m, after);
+    }
+    /// Step 6: whether the position after `m` is allowed.
+    fn legal_after(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition) -> bool {
+        let _ = (before, m, after);
+        true
+    }
+    /// Step 7: removes from the legal moves those the side to move may not choose.
+    fn choose(&self, pos: &FairyPosition, moves: &mut FMoveList) {
+        let _ = (pos, moves);
+    }
+    /// Notation: appends what the condition did in `m` (`[+bSe8]`, `=w`, …) as Popeye
+    /// writes it, `before` the move and `after` it.
+    fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
+        let _ = (before, m, after, out);
+    }
+}
+
+/// A condition in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Condition {
+    /// A Circe-family rebirth rule.
+    Rebirth(Rebirth),
+    /// Madrasi (with `RexInclusive`, kings paralyse and are paralysed too).
+    Madrasi {
+        /// Kings included.
+        rex: bool,
+    },
+    /// Maximummer for one side: it must play its longest move.
+    Maximummer(Color),
+    /// Grid chess: every move crosses a line of the 2×2 grid.
+    Grid,
+    /// Monochrome chess: every move stays on squares of one colour.
+    Monochrome,
+    /// Bichrome chess: every move changes the colour of the square.
+    Bichrome,
+    /// Andernach chess: a capturing piece (not a king) changes colour.
+    Andernach,
+    /// Anti-Andernach chess: a piece that moves without capturing (not a king) changes colour.
+    AntiAndernach,
+}
+
+impl Condition {
+    /// Popeye's name, with its parameters.
+    pub fn name(&self) -> String {
+        match self {
+            Condition::Rebirth(r) => r.name(),
+            Condition::Madrasi { rex } => if *rex { "Madrasi RexInclusive" } else { "Madrasi" }.into(),
+            Condition::Maximummer(Color::White) => "WhiteMaximummer".into(),
+            Condition::Maximummer(Color::Black) => "BlackMaximummer".into(),
+            Condition::Grid => "GridChess".into(),
+            Condition::Monochrome => "MonochromChess".into(),
+            Condition::Bichrome => "BichromChess".into(),
+            Condition::Andernach => "AndernachChess".into(),
+            Condition::AntiAndernach => "AntiAndernachChess".into(),
+        }
+    }
+
+    fn hooks(&self) -> &dyn Hooks {
+        match self {
+            Condition::Rebirth(r) => r,
+            Condition::Madrasi { rex } => {
+                if *rex {
+                    &madrasi::Madrasi { rex: true }
+                } else {
+                    &madrasi::Madrasi { rex: false }
+                }
+            }
+            Condition::Maximummer(Color::White) => &maximummer::Maximummer(Color::White),
+            Condition::Maximummer(Color::Black) => &maximummer::Maximummer(Color::Black),
+            Condition::Grid => &grid::Grid,
+            Condition::Monochrome => &monochrome::Chrome { same: true },
+            Condition::Bichrome => &monochrome::Chrome { same: false },
+            Condition::Andernach => &andernach::Andernach { on_capture: true },
+            Condition::AntiAndernach => &andernach::Andernach { on_capture: false },
+        }
+    }
+}
+
+impl Hooks for Condition {
+    fn walk(&self, pos: &FairyPosition, s: Square, p: FPiece, mover: Color) -> Option<Kind> {
+        self.hooks().walk(pos, s, p, mover)
+    }
+    fn paralysed(&self, pos: &FairyPosition, s: Square, p: FPiece) -> bool {
+        self.hooks().paralysed(pos, s, p)
+    }
+    fn may_capture(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color) -> bool {
+        self.hooks().may_capture(pos, from, p, mover)
+    }
+    fn capture_origin(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color) -> Option<Option<Square>> {
+        self.hooks().capture_origin(pos, from, p, mover)
+    }
+    fn extra_moves(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
+        self.hooks().extra_moves(pos, from, p, mover, only_victim, out)
+    }
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+        self.hooks().expand(pos, p, mover, moves)
+    }
+    fn allows(&self, pos: &FairyPosition, p: FPiece, mover: Color, m: &FMove) -> bool {
+        self.hooks().allows(pos, p, mover, m)
+    }
+    fn royal_capture_counts(&self, pos: &FairyPosition, m: &FMove) -> bool {
+        self.hooks().royal_capture_counts(pos, m)
+    }
+    fn after(&self, before: &FairyPosition, m: &FMove, after: &mut FairyPosition) {
+        self.hooks().after(before, m, after)
+    }
+    fn legal_after(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition) -> bool {
+        self.hooks().legal_after(before, m, after)
+    }
+    fn choose(&self, pos: &FairyPosition, moves: &mut FMoveList) {
+        self.hooks().choose(pos, moves)
+    }
+    fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
+        self.hooks().note(before, m, after, out)
+    }
+}
+
+/// Most conditions one problem combines.
+pub const MAX_CONDITIONS: usize = 8;
+
+/// The conditions of a problem, in the order they are applied.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Conditions {
+    list: [Option<Condition>; MAX_CONDITIONS],
+}
+
+impl Conditions {
+    /// No condition.
+    pub fn none() -> Conditions {
+        Conditions::default()
+    }
+    /// Adds a condition; `Err` with a message when there is no room or it repeats one.
+    pub fn push(&mut self, c: Condition) -> Result<(), String> {
+        if self.iter().any(|x| *x == c) {
+            return Err(format!("condition {} is given twice", c.name()));
+        }
+        match self.list.iter_mut().find(|x| x.is_none()) {
+            Some(slot) => {
+                *slot = Some(c);
+                Ok(())
+            }
+            None => Err(format!("more than {MAX_CONDITIONS} conditions")),
+        }
+    }
+    /// The conditions, in order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = &Condition> {
+        self.list.iter().map_while(|c| c.as_ref())
+    }
+    /// Whether no condition is in force.
+    pub fn is_empty(&self) -> bool {
+        self.list[0].is_none()
+    }
+    /// The rebirth rule, if any.
+    pub fn rebirth(&self) -> Option<Rebirth> {
+        self.iter().find_map(|c| match c {
+            Condition::Rebirth(r) => Some(*r),
+            _ => None,
+        })
+    }
+    /// The names, as Popeye writes them.
+    pub fn names(&self) -> Vec<String> {
+        self.iter().map(|c| c.name()).collect()
+    }
+    /// `Err` with a message when these conditions cannot be combined.
+    pub fn check_combination(&self) -> Result<(), String> {
+        let rebirths: Vec<String> = self.iter().filter(|c| matches!(c, Condition::Rebirth(_))).map(|c| c.name()).collect();
+        if rebirths.len() > 1 {
+            return Err(format!("the rebirth conditions {} cannot be combined", rebirths.join(" and ")));
+        }
+        if self.iter().any(|c| *c == Condition::Monochrome) && self.iter().any(|c| *c == Condition::Bichrome) {
+            return Err("MonochromChess and BichromChess together leave no move".into());
+        }
+        if self.iter().any(|c| *c == Condition::Andernach) && self.iter().any(|c| *c == Condition::AntiAndernach) {
+            return Err("AndernachChess and AntiAndernachChess cannot be combined: use ChameleonChess-like conditions instead".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,965 @@
+//! The fairy rule system: chess with fairy conditions, the fairy pieces that the fast chess
+//! position does not play, neutral pieces and holes.
+//!
+//! # Design
+//!
+//! A problem that uses none of these is played by [`crate::position::Position`], the fast,
+//! legal-by-construction orthodox generator; a problem that uses any of them is played by
+//! [`FairyPosition`], picked once when the problem is loaded
+//! ([`crate::problem::GamePosition::Fairy`]). Orthodox chess therefore pays nothing for the
+//! machinery here: not a flag, not a branch.
+//!
+//! A [`FairyPosition`] is a mailbox (`Copy`, copy-make) with its [`Conditions`]. Moves are
+//! made in named steps of a move's life, and a condition is a set of hooks on these steps
+//! ([`conditions::Hooks`]), each condition in one file of [`conditions`]:
+//!
+//! 1. **walk**: how a piece moves ([`conditions::Hooks::walk`]: Annan chess gives it the walk
+//!    of the piece behind it; the orphan takes the walks of its attackers);
+//! 2. **paralysis**: which pieces cannot move, capture or check
+//!    ([`conditions::Hooks::paralysed`]: Madrasi);
+//! 3. **generation**: quiet moves and captures of each walk, where captures may be made from
+//!    another square (Mars Circe, [`conditions::Hooks::capture_origin`]), may need a guard
+//!    (patrol, [`conditions::Hooks::may_capture`]), or are followed or preceded by a second
+//!    part (Take&Make, Make&Take, [`conditions::Hooks::expand`]);
+//! 4. **filter**: which of these moves a condition allows ([`conditions::Hooks::allows`]: grid,
+//!    monochrome, bichrome, KoeKo, AntiCirce's occupied rebirth square);
+//! 5. **effects**: what happens after the move is made ([`conditions::Hooks::after`]: rebirths,
+//!    colour changes, holes);
+//! 6. **legality**: a move is legal when, afterwards, no royal piece of the mover can be
+//!    captured by a move of the opponent generated through steps 1–4 (so each condition's
+//!    idea of check follows from its idea of capture), and when the position after it is
+//!    allowed ([`conditions::Hooks::legal_after`]: Isardam);
+//! 7. **choice**: which of the legal moves a side may choose ([`conditions::Hooks::choose`]:
+//!    Maximummer, Checkless chess).
+//!
+//! Several conditions combine on one problem: each step asks every condition in force, in
+//! the order they are listed. Combinations whose meaning is not settled are refused when the
+//! problem is read ([`Conditions::check_combination`]).
+//!
+//! ## Adding a condition
+//! Write `conditions/<name>.rs` with a unit or data struct implementing
+//! [`conditions::Hooks`] (only the steps it changes), add its variant to
+//! [`conditions::Condition`] with the one-line dispatch, and its Popeye names to the option
+//! reader. Nothing else changes: the generator, the check test and the solver are generic.
+
+pub mod conditions;
+mod notation;
+#[cfg(test)]
+mod tests;
+
+use crate::geometry::{Chess8x8, Square, Squares};
+use crate::piece::{Color, Kind, walk};
+use crate::position::{castle, sq_name};
+use crate::rules::{Game, Goal};
+use arrayvec::ArrayVec;
+use conditions::Hooks;
+pub use conditions::{Condition, Conditions};
+use std::fmt;
+
+/// Who owns a piece: one side, or both (a neutral piece).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Owner {
+    /// White's.
+    White,
+    /// Black's.
+    Black,
+    /// Neutral: either side may move or capture it; its pawns go the mover's way.
+    Neutral,
+}
+
+impl Owner {
+    /// The owner of a side's pieces.
+    pub fn of(c: Color) -> Owner {
+        match c {
+            Color::White => Owner::White,
+            Color::Black => Owner::Black,
+        }
+    }
+    /// Whether `c` may move a piece of this owner.
+    #[inline]
+    pub fn moved_by(self, c: Color) -> bool {
+        self == Owner::Neutral || self == Owner::of(c)
+    }
+    /// Whether `c` may capture a piece of this owner.
+    #[inline]
+    pub fn captured_by(self, c: Color) -> bool {
+        self == Owner::Neutral || self == Owner::of(c.opponent())
+    }
+    /// The colour, `None` for a neutral piece.
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Owner::White => Some(Color::White),
+            Owner::Black => Some(Color::Black),
+            Owner::Neutral => None,
+        }
+    }
+    /// The other side's owner (neutral stays neutral).
+    pub fn flipped(self) -> Owner {
+        match self {
+            Owner::White => Owner::Black,
+            Owner::Black => Owner::White,
+            Owner::Neutral => Owner::Neutral,
+        }
+    }
+    /// Popeye's prefix: `w`, `b`, `n`.
+    pub fn letter(self) -> char {
+        match self {
+            Owner::White => 'w',
+            Owner::Black => 'b',
+            Owner::Neutral => 'n',
+        }
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A piece of the fairy rule system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FPiece {
+    /// Its owner.
+    pub owner: Owner,
+    /// Its kind.
+    pub kind: Kind,
+}
+
+impl FPiece {
+    /// A piece.
+    pub const fn new(owner: Owner, kind: Kind) -> FPiece {
+        FPiece { owner, kind }
+    }
+    /// Whether it is a pawn of either kind (orthodox or Berolina).
+    pub fn is_pawn(self) -> bool {
+        matches!(self.kind, Kind::Pawn | Kind::BerolinaPawn)
+    }
+}
+
+/// A move of the fairy rule system. `to` is always where the moving piece ends; a capture
+/// names its victim's square apart (en passant and the locusts take elsewhere).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FMove {
+    /// Departure.
+    pub from: Square,
+    /// Where the moving piece ends (for castling, the king's square).
+    pub to: Square,
+    /// The captured piece's square.
+    pub victim: Option<Square>,
+    /// The kind a pawn becomes.
+    pub promotion: Option<Kind>,
+    /// Castling: the rook's square (it goes to the square the king crossed).
+    pub rook: Option<Square>,
+    /// A second square of a two-part move: Take&Make, the capture square (the piece then
+    /// makes its move to `to`); Make&Take, the square it makes to before taking on `to`;
+    /// Mars Circe, the rebirth square it captures from.
+    pub via: Option<Square>,
+}
+
+impl FMove {
+    /// A move without capture.
+    pub fn quiet(from: Square, to: Square) -> FMove {
+        FMove { from, to, victim: None, promotion: None, rook: None, via: None }
+    }
+    /// Whether it captures.
+    pub fn is_capture(&self) -> bool {
+        self.victim.is_some()
+    }
+}
+
+/// Most moves one fairy position can have.
+pub const MAX_FAIRY_MOVES: usize = 2048;
+
+/// A fixed-capacity list of fairy moves.
+pub type FMoveList = ArrayVec<FMove, MAX_FAIRY_MOVES>;
+
+/// Why a fairy setup is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FairyError {
+    /// Two pieces on one square, or a piece on a hole.
+    #[error("two things on {0}")]
+    Occupied(String),
+    /// More than one royal piece of a side.
+    #[error("{0} has more than one king")]
+    ExtraKing(&'static str),
+    /// A pawn on a rank it cannot stand on.
+    #[error("{0} pawn on {1}, its first or last rank")]
+    PawnOnBackRank(&'static str, String),
+    /// The side not to move is in check.
+    #[error("the side not to move ({0}) is in check")]
+    OppositeCheck(&'static str),
+    /// Conditions that feerie cannot combine.
+    #[error("{0}")]
+    Combination(String),
+    /// Too many moves for the move list.
+    #[error("position too rich: more than {MAX_FAIRY_MOVES} moves")]
+    TooRich,
+}
+
+/// A fairy problem's diagram before validation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FairySetup {
+    /// Pieces on the board.
+    pub pieces: Vec<(Square, FPiece)>,
+    /// Holes.
+    pub holes: u64,
+    /// Side to move.
+    pub side: Option<Color>,
+    /// Castling rights ([`castle`] bits).
+    pub castling: u8,
+    /// En-passant square (crossed square) of the pawn that just double-stepped.
+    pub ep: Option<Square>,
+    /// The conditions.
+    pub conditions: Conditions,
+    /// Extra promotion kinds.
+    pub extra_promotions: Vec<Kind>,
+}
+
+/// A position of the fairy rule system.
+#[derive(Clone, Copy, Debug)]
+pub struct FairyPosition {
+    pub(crate) board: [Option<FPiece>; 64],
+    pub(crate) occ: [u64; 3],
+    pub(crate) holes: u64,
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    /// En passant: (the crossed square, the square of the pawn that crossed it).
+    pub(crate) ep: Option<(Square, Square)>,
+    /// Parrain Circe: the piece waiting for its rebirth and the square it was taken on.
+    pub(crate) pending: Option<(FPiece, Square)>,
+    /// Kinds a pawn may promote to (bit per kind index).
+    pub(crate) promotions: u64,
+    pub(crate) conditions: Conditions,
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for FairyPosition {
+    fn eq(&self, o: &Self) -> bool {
+        self.board == o.board
+            && self.holes == o.holes
+            && self.side == o.side
+            && self.castling == o.castling
+            && self.ep == o.ep
+            && self.pending == o.pending
+    }
+}
+impl Eq for FairyPosition {}
+
+const RANK_1: u64 = 0xFF;
+const RANK_8: u64 = 0xFF << 56;
+
+/// The rank (0–7) and file of a square.
+#[inline]
+fn fr(s: Square) -> (i32, i32) {
+    ((s.0 % 8) as i32, (s.0 / 8) as i32)
+}
+
+#[inline]
+fn sq(f: i32, r: i32) -> Option<Square> {
+    ((0..8).contains(&f) && (0..8).contains(&r)).then(|| Square((r * 8 + f) as u8))
+}
+
+/// Zobrist key of a piece (neutral pieces mix both colours' keys).
+fn piece_key(p: FPiece, s: Square) -> u64 {
+    let z = &crate::position::ZOBRIST;
+    match p.owner {
+        Owner::White => z.piece[0][p.kind.index()][s.index()],
+        Owner::Black => z.piece[1][p.kind.index()][s.index()],
+        Owner::Neutral => z.piece[0][p.kind.index()][s.index()].rotate_left(23) ^ z.piece[1][p.kind.index()][s.index()],
+    }
+}
+
+impl FairyPosition {
+    /// Validates a setup.
+    pub fn from_setup(setup: &FairySetup) -> Result<FairyPosition, FairyError> {
+        setup.conditions.check_combination().map_err(FairyError::Combination)?;
+        let mut p = FairyPosition {
+            board: [None; 64],
+            occ: [0; 3],
+            holes: setup.holes,
+            side: setup.side.unwrap_or(Color::White),
+            castling: 0,
+            ep: None,
+            pending: None,
+            promotions: (1 << Kind::Queen as u64) | (1 << Kind::Rook as u64) | (1 << Kind::Bishop as u64) | (1 << Kind::Knight as u64),
+            conditions: setup.conditions,
+            hash: 0,
+        };
+        for &(s, piece) in &setup.pieces {
+            if s.index() >= 64 || p.board[s.index()].is_some() || setup.holes & (1u64 << s.0) != 0 {
+                return Err(FairyError::Occupied(sq_name(s).into()));
+            }
+            if piece.is_pawn() && (s.0 < 8 || s.0 >= 56) {
+                let who = match piece.owner {
+                    Owner::White => "white",
+                    Owner::Black => "black",
+                    Owner::Neutral => "neutral",
+                };
+                return Err(FairyError::PawnOnBackRank(who, sq_name(s).into()));
+            }
+            p.put(s, piece);
+            if !piece.kind.is_orthodox() && piece.kind != Kind::Dummy && !piece.is_pawn() {
+                p.promotions |= 1 << piece.kind as u64;
+            }
+        }
+        for &k in &setup.extra_promotions {
+            if k != Kind::King && k != Kind::Pawn && k != Kind::BerolinaPawn {
+                p.promotions |= 1 << k as u64;
+            }
+        }
+        for c in Color::BOTH {
+            if p.royals(c).count_ones() > 1 && p.royals_own(c).count_ones() > 1 {
+                return Err(FairyError::ExtraKing(c.name()));
+            }
+        }
+        for (bit, king, rook, owner) in [
+            (castle::WK, 4u8, 7u8, Owner::White),
+            (castle::WQ, 4, 0, Owner::White),
+            (castle::BK, 60, 63, Owner::Black),
+            (castle::BQ, 60, 56, Owner::Black),
+        ] {
+            if setup.castling & bit != 0
+                && p.board[king as usize] == Some(FPiece::new(owner, Kind::King))
+                && p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook))
+            {
+                p.castling |= bit;
+            }
+        }
+        if let Some(ep) = setup.ep {
+            let pawn = match p.side {
+                Color::White => ep.0.checked_sub(8),
+                Color::Black => Some(ep.0 + 8),
+            };
+            if let Some(ps) = pawn.filter(|&x| x < 64) {
+                p.ep = Some((ep, Square(ps)));
+            }
+        }
+        p.hash = p.compute_hash();
+        if p.royal_attacked(p.side.opponent()) {
+            return Err(FairyError::OppositeCheck(p.side.opponent().name()));
+        }
+        Ok(p)
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let z = &crate::position::ZOBRIST;
+        let mut h = 0u64;
+        for s in Squares(self.occupied()) {
+            if let Some(p) = self.board[s.index()] {
+                h ^= piece_key(p, s);
+            }
+        }
+        for s in Squares(self.holes) {
+            h ^= z.piece[0][Kind::King.index()][s.index()].rotate_left(41);
+        }
+        if self.side == Color::Black {
+            h ^= z.side;
+        }
+        h ^= z.castling[self.castling as usize & 15];
+        if let Some((e, _)) = self.ep {
+            h ^= z.ep[(e.0 % 8) as usize];
+        }
+        if let Some((p, s)) = self.pending {
+            h ^= piece_key(p, s).rotate_left(7);
+        }
+        h
+    }
+
+    #[inline]
+    pub(crate) fn put(&mut self, s: Square, p: FPiece) {
+        self.board[s.index()] = Some(p);
+        self.occ[p.owner.index()] |= 1u64 << s.0;
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, s: Square) -> Option<FPiece> {
+        let p = self.board[s.index()].take()?;
+        self.occ[p.owner.index()] &= !(1u64 << s.0);
+        Some(p)
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn piece_at(&self, s: Square) -> Option<FPiece> {
+        self.board[s.index() & 63]
+    }
+
+    /// The occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occ[0] | self.occ[1] | self.occ[2]
+    }
+
+    /// The holes.
+    pub fn holes(&self) -> u64 {
+        self.holes
+    }
+
+    /// The conditions in force.
+    pub fn conditions(&self) -> &Conditions {
+        &self.conditions
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Squares of the pieces `c` may move (its own and the neutral ones).
+    #[inline]
+    pub fn movable(&self, c: Color) -> u64 {
+        self.occ[Owner::of(c).index()] | self.occ[2]
+    }
+
+    /// Squares of the pieces `c` may capture.
+    #[inline]
+    pub fn capturable(&self, c: Color) -> u64 {
+        self.occ[Owner::of(c.opponent()).index()] | self.occ[2]
+    }
+
+    /// The royal pieces of `c`: its kings and the neutral kings.
+    pub fn royals(&self, c: Color) -> u64 {
+        self.kings_in(self.movable(c))
+    }
+
+    fn royals_own(&self, c: Color) -> u64 {
+        self.kings_in(self.occ[Owner::of(c).index()])
+    }
+
+    fn kings_in(&self, set: u64) -> u64 {
+        let mut b = 0;
+        for s in Squares(set) {
+            if self.board[s.index()].is_some_and(|p| p.kind == Kind::King) {
+                b |= 1u64 << s.0;
+            }
+        }
+        b
+    }
+
+    /// The pieces, for diagrams and FEN.
+    pub fn pieces(&self) -> Vec<(Square, FPiece)> {
+        Squares(self.occupied()).filter_map(|s| self.board[s.index()].map(|p| (s, p))).collect()
+    }
+
+    /// Kinds a pawn may promote to.
+    pub fn promotion_kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        Kind::ALL.iter().copied().filter(|k| self.promotions & (1 << *k as u64) != 0)
+    }
+
+    /// The walk of the piece on `s` (its own kind, unless a condition says otherwise), for
+    /// the side `mover` that moves it. `None` when the piece has no walk of its own (the
+    /// orphan: see [`FairyPosition::orphan_walks`]).
+    pub(crate) fn walk_of(&self, s: Square, p: FPiece, mover: Color) -> Kind {
+        for c in self.conditions.iter() {
+            if let Some(k) = c.walk(self, s, p, mover) {
+                return k;
+            }
+        }
+        p.kind
+    }
+
+    /// Whether the piece on `s` is paralysed (it neither moves, captures nor checks).
+    pub(crate) fn paralysed(&self, s: Square, p: FPiece) -> bool {
+        self.conditions.iter().any(|c| c.paralysed(self, s, p))
+    }
+
+    /// Calls `visit(to, victim)` for each move of a piece of walk `walk` from `from`, moved by
+    /// `mover`, as if `from` held it (the board's `occupied` given: the piece's own square
+    /// may be left out by the caller). Pawns move the mover's way. Victims are any occupied
+    /// square; the caller filters colours.
+    pub(crate) fn walk_moves(
+        &self,
+        from: Square,
+        walk_kind: Kind,
+        mover: Color,
+        occupied: u64,
+        visit: &mut impl FnMut(Square, Option<Square>),
+    ) {
+        match walk_kind {
+            Kind::Pawn | Kind::BerolinaPawn => self.pawn_walk(from, walk_kind == Kind::BerolinaPawn, mover, occupied, visit),
+            Kind::Orphan | Kind::Dummy => {}
+            k => walk::<Chess8x8>(k.components(), from, occupied, self.holes, visit),
+        }
+    }
+
+    fn pawn_walk(&self, from: Square, berolina: bool, mover: Color, occupied: u64, visit: &mut impl FnMut(Square, Option<Square>)) {
+        let (f, r) = fr(from);
+        let (up, start) = match mover {
+            Color::White => (1, 1),
+            Color::Black => (-1, 6),
+        };
+        let free = |s: Square| occupied & (1u64 << s.0) == 0 && self.holes & (1u64 << s.0) == 0;
+        let taken = |s: Square| occupied & (1u64 << s.0) != 0;
+        if berolina {
+            for dx in [-1, 1] {
+                if let Some(t) = sq(f + dx, r + up).filter(|&t| free(t)) {
+                    visit(t, None);
+                    if r == start
+                        && let Some(t2) = sq(f + 2 * dx, r + 2 * up).filter(|&t2| free(t2))
+                    {
+                        visit(t2, None);
+                    }
+                }
+            }
+            if let Some(t) = sq(f, r + up).filter(|&t| taken(t) && self.holes & (1u64 << t.0) == 0) {
+                visit(t, Some(t));
+            }
+        } else {
+            if let Some(t) = sq(f, r + up).filter(|&t| free(t)) {
+                visit(t, None);
+                if r == start
+                    && let Some(t2) = sq(f, r + 2 * up).filter(|&t2| free(t2))
+                {
+                    visit(t2, None);
+                }
+            }
+            for dx in [-1, 1] {
+                if let Some(t) = sq(f + dx, r + up).filter(|&t| taken(t) && self.holes & (1u64 << t.0) == 0) {
+                    visit(t, Some(t));
+                }
+            }
+        }
+    }
+
+    /// The walks of an orphan on `s` owned by `owner`: the kinds of the enemy pieces that
+    /// attack it, where an enemy orphan attacks with the walks it has itself (computed to a
+    /// fixed point).
+    pub(crate) fn orphan_walks(&self, s: Square, owner: Owner) -> u64 {
+        // walks[i] for every orphan on the board, grown until nothing changes.
+        let orphans: ArrayVec<(Square, FPiece), 64> =
+            Squares(self.occupied()).filter_map(|q| self.board[q.index()].filter(|p| p.kind == Kind::Orphan).map(|p| (q, p))).collect();
+        let mut walks = [0u64; 64];
+        loop {
+            let mut changed = false;
+            for &(q, op) in &orphans {
+                let mut w = walks[q.index()];
+                for a in Squares(self.occupied()) {
+                    let Some(ap) = self.board[a.index()] else { continue };
+                    if ap.owner == op.owner && ap.owner != Owner::Neutral {
+                        continue;
+                    }
+                    let kinds = if ap.kind == Kind::Orphan { walks[a.index()] } else { 1u64 << ap.kind as u64 };
+                    let have = w;
+                    for k in Kind::ALL.iter().copied().filter(|k| kinds & (1 << *k as u64) != 0 && have & (1 << *k as u64) == 0) {
+                        let mover = ap.owner.color().unwrap_or(self.side);
+                        if self.reaches(a, k, mover, q) {
+                            w |= 1 << k as u64;
+                        }
+                    }
+                }
+                if w != walks[q.index()] {
+                    walks[q.index()] = w;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let _ = owner;
+        walks[s.index()]
+    }
+
+    /// Whether a piece of walk `k` on `from` (moved by `mover`) could capture on `target`.
+    pub(crate) fn reaches(&self, from: Square, k: Kind, mover: Color, target: Square) -> bool {
+        let mut hit = false;
+        self.walk_moves(from, k, mover, self.occupied(), &mut |_, v| {
+            if v == Some(target) {
+                hit = true;
+            }
+        });
+        hit
+    }
+
+    /// Whether a piece on `from` of owner `by` observes `target` (could capture there by its
+    /// own walk, all conditions aside): Madrasi's and Patrol's observation.
+    pub(crate) fn observes(&self, from: Square, p: FPiece, target: Square) -> bool {
+        let mover = p.owner.color().unwrap_or(self.side);
+        if p.kind == Kind::Orphan {
+            let w = self.orphan_walks(from, p.owner);
+            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && self.reaches(from, k, mover, target));
+        }
+        self.reaches(from, p.kind, mover, target)
+    }
+
+    /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with
+    /// `only_victim`, only the captures of that square.
+    pub(crate) fn pseudo_moves(&self, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
+        let occ = self.occupied();
+        let capturable = self.capturable(mover);
+        for from in Squares(self.movable(mover)) {
+            let Some(p) = self.board[from.index()] else { continue };
+            if p.kind == Kind::Dummy || self.paralysed(from, p) {
+                continue;
+            }
+            let walks: u64 =
+                if p.kind == Kind::Orphan { self.orphan_walks(from, p.owner) } else { 1 << self.walk_of(from, p, mover) as u64 };
+            let may_capture = self.conditions.iter().all(|c| c.may_capture(self, from, p, mover));
+            for k in Kind::ALL.iter().copied().filter(|k| walks & (1 << *k as u64) != 0) {
+                let promo_rank = if p.is_pawn() {
+                    match mover {
+                        Color::White => RANK_8,
+                        Color::Black => RANK_1,
+                    }
+                } else {
+                    0
+                };
+                let emit = |out: &mut FMoveList, m: FMove| {
+                    if promo_rank & (1u64 << m.to.0) != 0 {
+                        for pk in self.promotion_kinds() {
+                            self.finish(mover, p, FMove { promotion: Some(pk), ..m }, out);
+                        }
+                    } else {
+                        self.finish(mover, p, m, out);
+                    }
+                };
+                // Quiet moves.
+                if only_victim.is_none() {
+                    let mut quiet: ArrayVec<Square, 64> = ArrayVec::new();
+                    self.walk_moves(from, k, mover, occ, &mut |t, v| {
+                        if v.is_none() && !quiet.contains(&t) {
+                            quiet.push(t);
+                        }
+                    });
+                    for t in quiet {
+                        emit(out, FMove::quiet(from, t));
+                    }
+                }
+                if !may_capture {
+                    continue;
+                }
+                // Captures, from the piece's square or where a condition puts it.
+                let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, mover));
+                let (cfrom, cocc) = match origin {
+                    None => (Some(from), occ),
+                    Some(o) => (o, o.map_or(occ, |o| (occ & !(1u64 << from.0)) | (1u64 << o.0))),
+                };
+                let Some(cfrom) = cfrom else { continue };
+                let mut caps: ArrayVec<(Square, Square), 64> = ArrayVec::new();
+                self.walk_moves(cfrom, k, mover, cocc, &mut |t, v| {
+                    if let Some(v) = v
+                        && v != from
+                        && capturable & (1u64 << v.0) != 0
+                        && only_victim.is_none_or(|o| o == v)
+                        && !caps.contains(&(t, v))
+                    {
+                        caps.push((t, v));
+                    }
+                });
+                let via = (cfrom != from).then_some(cfrom);
+                for (t, v) in caps {
+                    emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via });
+                }
+                // En passant.
+                if let Some((e, victim)) = self.ep
+                    && p.is_pawn()
+                    && only_victim.is_none_or(|o| o == victim)
+                    && self.board[victim.index()].is_some_and(|vp| vp.is_pawn() && vp.owner.captured_by(mover))
+                {
+                    let mut hits = false;
+                    let shadow = occ | (1u64 << e.0);
+                    self.walk_moves(cfrom, k, mover, shadow, &mut |t, v| {
+                        if v == Some(e) && t == e {
+                            hits = true;
+                        }
+                    });
+                    if hits {
+                        emit(out, FMove { from, to: e, victim: Some(victim), promotion: None, rook: None, via });
+                    }
+                }
+            }
+            // Condition-made two-part moves (Make&Take).
+            if may_capture {
+                for c in self.conditions.iter() {
+                    c.extra_moves(self, from, p, mover, only_victim, out);
+                }
+            }
+        }
+        if only_victim.is_none() {
+            self.castlings(mover, out);
+        }
+    }
+
+    /// Step 3's second part and step 4 for one generated move: the conditions expand it
+    /// (Take&Make) and filter it.
+    pub(crate) fn finish(&self, mover: Color, p: FPiece, m: FMove, out: &mut FMoveList) {
+        let mut buf: ArrayVec<FMove, 64> = ArrayVec::new();
+        buf.push(m);
+        for c in self.conditions.iter() {
+            c.expand(self, p, mover, &mut buf);
+        }
+        for m in buf {
+            if self.conditions.iter().all(|c| c.allows(self, p, mover, &m)) && !out.is_full() {
+                out.push(m);
+            }
+        }
+    }
+
+    fn castlings(&self, mover: Color, out: &mut FMoveList) {
+        let rights = self.castling
+            & match mover {
+                Color::White => castle::WK | castle::WQ,
+                Color::Black => castle::BK | castle::BQ,
+            };
+        if rights == 0 {
+            return;
+        }
+        let base = if mover == Color::White { 0u8 } else { 56 };
+        let k = Square(base + 4);
+        let Some(kp) = self.board[k.index()] else { return };
+        if kp.kind != Kind::King || self.paralysed(k, kp) || self.royal_attacked(mover) {
+            return;
+        }
+        let occ = self.occupied();
+        for (bit, rook_file) in [(castle::WK | castle::BK, 7u8), (castle::WQ | castle::BQ, 0u8)] {
+            if rights & bit == 0 {
+                continue;
+            }
+            let rook = Square(base + rook_file);
+            let (lo, hi) = if rook.0 > k.0 { (k.0 + 1, rook.0) } else { (rook.0 + 1, k.0) };
+            if (lo..hi).any(|s| occ & (1u64 << s) != 0 || self.holes & (1u64 << s) != 0) {
+                continue;
+            }
+            let (kto, cross) = crate::position::castle_squares(k, rook);
+            // The king may not cross an attacked square (it lands on one only illegally,
+            // which the legality test finds).
+            let mut q = *self;
+            let kpiece = q.take(k).unwrap_or(kp);
+            q.put(cross, kpiece);
+            if q.royal_attacked(mover) {
+                continue;
+            }
+            let m = FMove { from: k, to: kto, victim: None, promotion: None, rook: Some(rook), via: None };
+            if self.conditions.iter().all(|c| c.allows(self, kp, mover, &m)) {
+                out.push(m);
+            }
+        }
+    }
+
+    /// Whether a royal piece of `c` could be captured by the other side (check).
+    pub fn royal_attacked(&self, c: Color) -> bool {
+        let royals = self.royals(c);
+        if royals == 0 {
+            return false;
+        }
+        let them = c.opponent();
+        for r in Squares(royals) {
+            let mut caps = FMoveList::new();
+            self.pseudo_moves(them, Some(r), &mut caps);
+            if caps.iter().any(|m| self.conditions.iter().all(|cd| cd.royal_capture_counts(self, m))) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Plays a pseudo-legal move (steps 5): the piece moves, its victim goes, then the
+    /// conditions' effects.
+    pub fn make_move(&self, m: FMove) -> FairyPosition {
+        let mut q = *self;
+        let us = self.side;
+        q.ep = None;
+        if let Some(rook) = m.rook {
+            let (kto, rto) = crate::position::castle_squares(m.from, rook);
+            let k = q.take(m.from);
+            let r = q.take(rook);
+            if let Some(k) = k {
+                q.put(kto, k);
+            }
+            if let Some(r) = r {
+                q.put(rto, r);
+            }
+        } else {
+            let mover = q.take(m.from);
+            if let Some(v) = m.victim {
+                q.take(v);
+            }
+            if let Some(mut p) = mover {
+                if let Some(k) = m.promotion {
+                    p.kind = k;
+                }
+                q.take(m.to);
+                q.put(m.to, p);
+                if p.is_pawn() && m.promotion.is_none() && m.victim.is_none() && m.via.is_none() {
+                    let (f0, r0) = fr(m.from);
+                    let (f1, r1) = fr(m.to);
+                    if (r1 - r0).abs() == 2 {
+                        q.ep = sq((f0 + f1) / 2, (r0 + r1) / 2).map(|e| (e, m.to));
+                    }
+                }
+            }
+        }
+        for s in [m.from, m.to].into_iter().chain(m.rook).chain(m.victim) {
+            q.castling &= !CASTLE_MASK[s.index()];
+        }
+        for c in self.conditions.iter() {
+            c.after(self, &m, &mut q);
+        }
+        q.side = us.opponent();
+        q.hash = q.compute_hash();
+        q
+    }
+
+    /// The legal moves of the side to move (steps 1–7).
+    pub fn legal_moves(&self) -> FMoveList {
+        let mut out = FMoveList::new();
+        self.legal_unchosen(&mut out);
+        for c in self.conditions.iter() {
+            c.choose(self, &mut out);
+        }
+        out
+    }
+
+    /// The legal moves before the choice step (steps 1–6).
+    pub(crate) fn legal_unchosen(&self, out: &mut FMoveList) {
+        let us = self.side;
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves(us, None, &mut pseudo);
+        for m in pseudo {
+            let q = self.make_move(m);
+            if !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+                out.push(m);
+            }
+        }
+    }
+
+    /// The same position with the other side to move.
+    pub fn with_side(&self, c: Color) -> FairyPosition {
+        let mut q = *self;
+        q.side = c;
+        q.ep = None;
+        q.hash = q.compute_hash();
+        q
+    }
+
+    /// The position as X-FEN with Popeye codes in parentheses for fairy pieces, `=` before
+    /// a neutral piece (written as White's), and the conditions after the move number
+    /// (`{Circe Madrasi}`); holes are written as `(-)`.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..8u8).rev() {
+            let mut empty = 0;
+            for file in 0..8u8 {
+                let sqr = Square(rank * 8 + file);
+                let text = if let Some(p) = self.board[sqr.index()] {
+                    let color = p.owner.color().unwrap_or(Color::White);
+                    let t = crate::position::fen::fen_piece(crate::piece::Piece::new(color, p.kind));
+                    Some(if p.owner == Owner::Neutral { format!("={t}") } else { t })
+                } else if self.holes & (1u64 << sqr.0) != 0 {
+                    Some("(-)".to_string())
+                } else {
+                    None
+                };
+                match text {
+                    Some(t) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push_str(&t);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side == Color::White { " w " } else { " b " });
+        let mut c = String::new();
+        for (bit, ch) in [(castle::WK, 'K'), (castle::WQ, 'Q'), (castle::BK, 'k'), (castle::BQ, 'q')] {
+            if self.castling & bit != 0 {
+                c.push(ch);
+            }
+        }
+        s.push_str(if c.is_empty() { "-" } else { &c });
+        s.push(' ');
+        s.push_str(self.ep.map_or("-", |(e, _)| sq_name(e)));
+        s.push_str(" 0 1");
+        if !self.conditions.is_empty() {
+            s.push_str(&format!(" {{{}}}", self.conditions.names().join(" ")));
+        }
+        s
+    }
+
+    /// Perft: leaf count at `depth`.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves.iter().map(|&m| self.make_move(m).perft(depth - 1)).sum()
+    }
+}
+
+/// Castling rights lost when a square is left or entered.
+const CASTLE_MASK: [u8; 64] = {
+    let mut m = [0u8; 64];
+    m[0] = castle::WQ;
+    m[7] = castle::WK;
+    m[4] = castle::WK | castle::WQ;
+    m[56] = castle::BQ;
+    m[63] = castle::BK;
+    m[60] = castle::BK | castle::BQ;
+    m
+};
+
+impl fmt::Display for FPiece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.owner.letter(), self.kind.code())
+    }
+}
+
+impl Game for FairyPosition {
+    type Move = FMove;
+    type Plan = ();
+
+    fn to_move(&self) -> Color {
+        self.side
+    }
+    fn moves(&self, out: &mut Vec<FMove>) {
+        out.clear();
+        out.extend(self.legal_moves());
+    }
+    fn play(&self, m: FMove) -> Self {
+        self.make_move(m)
+    }
+    fn in_check(&self) -> bool {
+        self.royal_attacked(self.side)
+    }
+    fn has_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+    fn key(&self) -> u64 {
+        self.hash
+    }
+    fn goal_reached(&self, goal: Goal) -> bool {
+        match goal {
+            Goal::Mate => self.in_check() && !self.has_move(),
+            Goal::Stalemate => !self.in_check() && !self.has_move(),
+            Goal::DoubleStalemate => {
+                !self.in_check() && !self.has_move() && {
+                    let o = self.with_side(self.side.opponent());
+                    !o.in_check() && !o.has_move()
+                }
+            }
+            Goal::Check => self.in_check(),
+        }
+    }
+    fn needs_check(&self, goal: Goal) -> bool {
+        matches!(goal, Goal::Mate | Goal::Check)
+    }
+    fn pass(&self) -> Self {
+        self.with_side(self.side.opponent())
+    }
+    fn move_text(&self, m: FMove, lang: crate::piece::Lang) -> String {
+        notation::move_text(self, m, lang)
+    }
+    fn parse_move(&self, text: &str) -> Option<FMove> {
+        notation::parse_move(self, text)
+    }
+}

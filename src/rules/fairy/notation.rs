@@ -1,0 +1,96 @@
+//! Moves of the fairy rule system in Popeye's long algebraic notation, with the effects of
+//! the conditions as Popeye writes them: `Lc2*e4-f5` (a locust, or Take&Make: capture
+//! square, then arrival), `De8-d1*d5` (Mars Circe: via the rebirth square), `[+bSe8]` (a
+//! rebirth), `[wSf5->e8]` (a piece moved by a condition), `=w` (a colour change), `n` before
+//! a neutral piece.
+
+use super::{FMove, FPiece, FairyPosition, Owner};
+use crate::piece::{Kind, Lang};
+use crate::position::sq_name;
+use crate::rules::Game;
+use crate::rules::fairy::conditions::Hooks;
+
+/// A piece's prefix in a move: nothing for a pawn of a side, `n` and the code for a neutral
+/// piece, the code otherwise.
+fn prefix(p: FPiece, lang: Lang) -> String {
+    let code = p.kind.code_in(lang);
+    match (p.owner, p.kind) {
+        (Owner::Neutral, _) => format!("n{code}"),
+        (_, Kind::Pawn) => String::new(),
+        _ => code.to_string(),
+    }
+}
+
+/// The move without marks.
+pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
+    let mut s = String::new();
+    if let Some(rook) = m.rook {
+        s.push_str(if rook.0 > m.from.0 { "0-0" } else { "0-0-0" });
+    } else {
+        let mover = pos.piece_at(m.from).unwrap_or(FPiece::new(Owner::of(pos.side), Kind::Pawn));
+        s.push_str(&prefix(mover, lang));
+        s.push_str(sq_name(m.from));
+        let ep = pos.ep.is_some_and(|(e, v)| m.to == e && m.victim == Some(v) && mover.is_pawn());
+        match (m.victim, m.via) {
+            (Some(v), Some(via)) if via != v => {
+                // Mars Circe (via the rebirth square) or Make&Take (via the make square).
+                if pos.conditions.rebirth() == Some(super::conditions::Rebirth::Mars) {
+                    s.push('-');
+                    s.push_str(sq_name(via));
+                }
+                s.push('*');
+                s.push_str(sq_name(v));
+                if v != m.to {
+                    s.push('-');
+                    s.push_str(sq_name(m.to));
+                }
+            }
+            (Some(v), _) if v != m.to && !ep => {
+                s.push('*');
+                s.push_str(sq_name(v));
+                s.push('-');
+                s.push_str(sq_name(m.to));
+            }
+            (Some(_), _) => {
+                s.push('*');
+                s.push_str(sq_name(m.to));
+            }
+            (None, _) => {
+                s.push('-');
+                s.push_str(sq_name(m.to));
+            }
+        }
+        if let Some(k) = m.promotion {
+            s.push('=');
+            if mover.owner == Owner::Neutral {
+                s.push('n');
+            }
+            s.push_str(k.code_in(lang));
+        }
+        if ep {
+            s.push_str(" ep.");
+        }
+    }
+    let after = pos.make_move(m);
+    for c in pos.conditions.iter() {
+        c.note(pos, &m, &after, &mut s);
+    }
+    s
+}
+
+/// The legal move that `text` names: as [`move_text`] writes it, or without the conditions'
+/// notes, or without ` ep.`.
+pub fn parse_move(pos: &FairyPosition, text: &str) -> Option<FMove> {
+    let text = text.trim();
+    let moves = pos.legal_moves();
+    let plain = |t: &str| -> String {
+        let t = t.split('[').next().unwrap_or(t);
+        let t = t.trim_end_matches(" ep.");
+        t.trim().to_string()
+    };
+    moves
+        .iter()
+        .copied()
+        .find(|&m| pos.move_text(m, Lang::En) == text)
+        .or_else(|| moves.iter().copied().find(|&m| plain(&pos.move_text(m, Lang::En)) == plain(text)))
+}
