@@ -133,6 +133,15 @@ fn is_move_number_line(line: &str) -> bool {
     digits > 0 && t[digits..].trim_start().starts_with('(') && t.ends_with(')')
 }
 
+/// Whether a line is `option Intelligent`'s count of the mating positions it tried
+/// (`  25 potential positions in 1+2`, German `moegliche Stellungen`).
+fn is_intelligent_count(line: &str) -> bool {
+    let t = line.trim();
+    let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
+    let rest = t[digits..].trim_start();
+    digits > 0 && (rest.starts_with("potential positions in ") || rest.starts_with("moegliche Stellungen in "))
+}
+
 /// The twin label of a twin header line (`b) h=2`, `+c) rotate 90`), without the `+`.
 fn twin_label(line: &str) -> Option<String> {
     let (head, _) = line.split_once(") ")?;
@@ -197,7 +206,7 @@ fn section(lines: &[&str]) -> OutputSection {
             continue;
         }
         let Some(line) = strip_counter(line) else { continue };
-        if is_move_number_line(line) {
+        if is_move_number_line(line) || is_intelligent_count(line) {
             continue;
         }
         if twins.is_empty() {
@@ -291,7 +300,8 @@ fn move_count(text: &str) -> usize {
 
 /// What kind of line this is, for the class of a difference.
 fn shape(text: &str, depth: usize, siblings: &[Item]) -> &'static str {
-    let numbered = text.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let digits = text.chars().take_while(|c| c.is_ascii_digit()).count();
+    let numbered = digits > 0 && text[digits..].starts_with('.');
     if !numbered {
         return match text {
             "but" | "Aber" | "mais" => "but",
@@ -326,10 +336,16 @@ fn shape(text: &str, depth: usize, siblings: &[Item]) -> &'static str {
 /// can be, with a line on the other side that starts with the same move (then the two differ
 /// in a mark or an annotation).
 pub fn compare(popeye: &[Item], feerie: &[Item]) -> Option<Difference> {
-    compare_at(popeye, feerie, &mut Vec::new())
+    compare_at(popeye, feerie, &mut Vec::new(), false)
 }
 
-fn compare_at(popeye: &[Item], feerie: &[Item], path: &mut Vec<String>) -> Option<Difference> {
+/// As [`compare`], but feerie may have more lines at the top (keys, help and series lines) than
+/// Popeye printed: for a Popeye output that stopped early (`Partial solution`, `MaxSolutions`).
+pub fn compare_within(popeye: &[Item], feerie: &[Item]) -> Option<Difference> {
+    compare_at(popeye, feerie, &mut Vec::new(), true)
+}
+
+fn compare_at(popeye: &[Item], feerie: &[Item], path: &mut Vec<String>, extra_allowed: bool) -> Option<Difference> {
     let depth = path.len();
     let mut used = vec![false; feerie.len()];
     let mut unmatched_popeye = Vec::new();
@@ -360,7 +376,7 @@ fn compare_at(popeye: &[Item], feerie: &[Item], path: &mut Vec<String>) -> Optio
             }
         });
     }
-    if let Some(&j) = unmatched_feerie.first() {
+    if let Some(&j) = unmatched_feerie.first().filter(|_| !extra_allowed) {
         let f = &feerie[j];
         return Some(Difference {
             path: path.clone(),
@@ -371,7 +387,7 @@ fn compare_at(popeye: &[Item], feerie: &[Item], path: &mut Vec<String>) -> Optio
     }
     for (i, j) in pairs {
         path.push(popeye[i].text.clone());
-        let d = compare_at(&popeye[i].children, &feerie[j].children, path);
+        let d = compare_at(&popeye[i].children, &feerie[j].children, path, false);
         path.pop();
         if d.is_some() {
             return d;
@@ -437,7 +453,8 @@ pub enum TwinVerdict {
 
 /// Compares feerie's records of a problem's variants with Popeye's section, twin by twin
 /// (matched by label). Popeye's twins that feerie has no variant for are reported as a
-/// difference too.
+/// difference too. When Popeye stopped early (a partial section) or the problem limits the
+/// number of solutions, feerie may show more than Popeye printed ([`compare_within`]).
 pub fn compare_problem(variants: &[Variant], records: &[Record], section: &OutputSection, lang: Lang) -> Vec<(String, TwinVerdict)> {
     let mut out = Vec::new();
     for (v, r) in variants.iter().zip(records) {
@@ -447,7 +464,9 @@ pub fn compare_problem(variants: &[Variant], records: &[Record], section: &Outpu
         };
         let popeye = parse_tree(&t.lines);
         let feerie = parse_tree(&feerie_lines(v, r, lang));
-        out.push((v.label.clone(), compare(&popeye, &feerie).map_or(TwinVerdict::Same, TwinVerdict::Differs)));
+        let within = section.partial || v.options.max_solutions.is_some();
+        let d = if within { compare_within(&popeye, &feerie) } else { compare(&popeye, &feerie) };
+        out.push((v.label.clone(), d.map_or(TwinVerdict::Same, TwinVerdict::Differs)));
     }
     for t in &section.twins {
         if !variants.iter().any(|v| v.label.trim_start_matches('+') == t.label) {
@@ -474,6 +493,9 @@ mod tests {
             Some("the side to play can capture the king")
         );
         assert_eq!(strip_counter("   1.Ka1-b1 !"), Some("   1.Ka1-b1 !"));
+        assert!(is_intelligent_count("  25 potential positions in 1+2"));
+        assert!(is_move_number_line("  3  (Ka1-b1 )"));
+        assert!(!is_move_number_line("  1.Ka1-b1 Ka3-a4   2.Kb1-a1 Qb2-a2 #"));
     }
 
     #[test]
