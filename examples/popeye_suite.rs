@@ -32,7 +32,8 @@ struct Args {
 }
 
 fn parse_args() -> Args {
-    let mut a = Args { filter: None, timeout: 10, dir: PathBuf::from("../shared/corpus/popeye"), list: None, split_only: false, verbose: false };
+    let mut a =
+        Args { filter: None, timeout: 10, dir: PathBuf::from("../shared/corpus/popeye"), list: None, split_only: false, verbose: false };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -77,7 +78,10 @@ struct Outcome {
 
 fn solve_with_limit(p: &Problem, timeout: Duration) -> Option<Vec<feerie::record::Record>> {
     let (tx, rx) = mpsc::channel();
-    let p2 = p.clone();
+    // With `MaxSolutions`, Popeye's first solutions need not be feerie's first ones: feerie
+    // solves in full, and Popeye's must be among its solutions (`compare_within`).
+    let mut p2 = p.clone();
+    p2.options.max_solutions = None;
     let opts = SolveOptions { timeout: Some(timeout), ..SolveOptions::default() };
     let twins = p.twins.len() as u32 + 1;
     std::thread::spawn(move || {
@@ -92,7 +96,13 @@ fn solve_with_limit(p: &Problem, timeout: Duration) -> Option<Vec<feerie::record
     }
 }
 
-fn run_problem(p: &Problem, section: Option<&OutputSection>, lang: Lang, timeout: Duration, verbose: bool) -> (&'static str, String, Option<String>) {
+fn run_problem(
+    p: &Problem,
+    section: Option<&OutputSection>,
+    lang: Lang,
+    timeout: Duration,
+    verbose: bool,
+) -> (&'static str, String, Option<String>) {
     let Some(section) = section else { return ("no output", "Popeye's output has no section for it".into(), None) };
     let variants = match p.variants() {
         Ok(v) => v,
@@ -170,14 +180,23 @@ fn main() {
     let want = args.list.as_deref();
     for o in &outcomes {
         if want.is_some_and(|w| w == o.class.replace(' ', "")) {
-            println!("{} #{}: {}{}", o.file, o.number, o.class, if o.detail.is_empty() { String::new() } else { format!(": {}", o.detail) });
+            println!(
+                "{} #{}: {}{}",
+                o.file,
+                o.number,
+                o.class,
+                if o.detail.is_empty() { String::new() } else { format!(": {}", o.detail) }
+            );
         }
     }
     for w in &split_warnings {
         println!("warning: {w}");
     }
     println!();
-    println!("{:<12} {:>8} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10}", "directory", "problems", "same", "differs", "unsupported", "invalid", "timed out", "no output");
+    println!(
+        "{:<12} {:>8} {:>8} {:>8} {:>12} {:>8} {:>10} {:>10}",
+        "directory", "problems", "same", "differs", "unsupported", "invalid", "timed out", "no output"
+    );
     let mut totals = [0usize; 6];
     for dir in DIRS.iter().copied().chain(std::iter::once("total")) {
         let rows: Vec<&Outcome> = outcomes.iter().filter(|o| dir == "total" || o.dir == dir).collect();
@@ -267,7 +286,13 @@ fn run_file(
             Loaded::Ready(p) => p.variants().map_or(true, |v| v.len() == s.twins.len() || (v.len() == 1 && s.twins.len() == 1)),
             _ => true,
         });
-        println!("{shown}: {} problems, {} sections{}{}", loaded.len(), sections.len(), if sections.len() == loaded.len() { "" } else { "  MISMATCH" }, if twins_ok { "" } else { "  TWIN MISMATCH" });
+        println!(
+            "{shown}: {} problems, {} sections{}{}",
+            loaded.len(),
+            sections.len(),
+            if sections.len() == loaded.len() { "" } else { "  MISMATCH" },
+            if twins_ok { "" } else { "  TWIN MISMATCH" }
+        );
         return;
     }
     if sections.len() != loaded.len() && !sections.is_empty() {

@@ -16,9 +16,14 @@
 //!   a message line is cut off;
 //! - the diagram, the title lines, the stipulation and condition lines before the solution and
 //!   the twin headers (`b) h=2`) are not part of the solution;
+//! - Popeye's progress lines (`option MoveNumbers`: `  3  (Ka1-b1 )`), the counts of
+//!   `option Intelligent` (`25 potential positions in 1+2`) and its warning `the side to play
+//!   can capture the king` (it solves on) are dropped;
 //! - on feerie's side, the lines Popeye does not print at all are dropped: the `set play:` and
-//!   `duplex:` headings (Popeye prints set play and the duplex part unheaded) and `no solution`
-//!   (Popeye prints nothing then);
+//!   `duplex:` headings (Popeye prints set play and the duplex part unheaded), `no solution`
+//!   (Popeye prints nothing then) and the note on a phase that was not solved (the duplex
+//!   position is illegal: Popeye prints nothing for it);
+//! - Popeye's `ep.` after an en-passant capture is dropped (feerie does not write it);
 //! - without Popeye's `option Variation`, direct, self and reflex play print only the keys and
 //!   the tries with their refutations: feerie's tree is cut to that before it is compared.
 //!
@@ -75,13 +80,8 @@ pub fn output_language(text: &str) -> Lang {
     }
 }
 
-const COUNTERS: [&str; 5] = [
-    "add_to_move_generation_stack:",
-    "play_move:",
-    "is_white_king_square_attacked:",
-    "is_black_king_square_attacked:",
-    "TI decisions:",
-];
+const COUNTERS: [&str; 5] =
+    ["add_to_move_generation_stack:", "play_move:", "is_white_king_square_attacked:", "is_black_king_square_attacked:", "TI decisions:"];
 
 /// Whether a line ends a problem's output: `Some(true)` when Popeye stopped before the end
 /// (`Partial solution`: `MaxSolutions`, `MaxTime`, or an interrupted run).
@@ -124,6 +124,10 @@ fn is_count_line(line: &str) -> bool {
         && words[n - 1][..words[n - 1].len() - 1].chars().all(|c| c.is_ascii_digit());
     line.starts_with("  ") && (tail3 || tail5)
 }
+
+/// Popeye's warning on a diagram where the side to move could capture the king; Popeye goes on
+/// and solves (or prints nothing), feerie says why in its own words or not at all.
+const KING_CAPTURE_WARNING: &str = "the side to play can capture the king";
 
 /// Whether a line is one of `option MoveNumbers`'s progress lines (`  3  (Ka1-b1 )`, with
 /// timings in a run without `-regression`).
@@ -206,7 +210,7 @@ fn section(lines: &[&str]) -> OutputSection {
             continue;
         }
         let Some(line) = strip_counter(line) else { continue };
-        if is_move_number_line(line) || is_intelligent_count(line) {
+        if is_move_number_line(line) || is_intelligent_count(line) || line.trim() == KING_CAPTURE_WARNING {
             continue;
         }
         if twins.is_empty() {
@@ -324,11 +328,7 @@ fn shape(text: &str, depth: usize, siblings: &[Item]) -> &'static str {
         let longest = siblings.iter().map(|s| move_count(&s.text)).max().unwrap_or(0);
         return if move_count(text) < longest { "short help/series line" } else { "help/series line" };
     }
-    if defence {
-        if depth == 0 { "set-play defence" } else { "defence" }
-    } else {
-        "continuation/threat"
-    }
+    if defence { if depth == 0 { "set-play defence" } else { "defence" } } else { "continuation/threat" }
 }
 
 /// The first difference between two forests read by [`parse_tree`], or `None` when they are
@@ -371,9 +371,7 @@ fn compare_at(popeye: &[Item], feerie: &[Item], path: &mut Vec<String>, extra_al
                 feerie: Some(feerie[j].text.clone()),
                 kind: format!("marks differ: {kind}"),
             },
-            None => {
-                Difference { path: path.clone(), popeye: Some(p.text.clone()), feerie: None, kind: format!("popeye only: {kind}") }
-            }
+            None => Difference { path: path.clone(), popeye: Some(p.text.clone()), feerie: None, kind: format!("popeye only: {kind}") },
         });
     }
     if let Some(&j) = unmatched_feerie.first().filter(|_| !extra_allowed) {
@@ -415,18 +413,23 @@ pub fn feerie_lines(v: &Variant, record: &Record, lang: Lang) -> Vec<String> {
     let words = crate::report::text::words(lang);
     let mut text = String::new();
     for ph in &record.tree {
-        let shown: Phase = if battle && !v.options.variations && !v.options.post_key_play {
+        let mut shown: Phase = if battle && !v.options.variations && !v.options.post_key_play {
             Phase { keys: ph.keys.iter().map(bare).collect(), tries: ph.tries.iter().map(bare).collect(), ..ph.clone() }
         } else {
             ph.clone()
         };
+        // A phase feerie did not solve (the duplex position is illegal) is one Popeye prints
+        // nothing for.
+        shown.note = None;
         text.push_str(&crate::report::text::phase(&v.stipulation, &shown, lang));
     }
     let set_heading = format!("{}:", words.set_play);
     text.lines()
         .filter(|l| {
             let t = l.trim();
-            !t.is_empty() && t != set_heading && t != words.no_solution && !(t.ends_with(':') && !t.contains('.'))
+            // A phase label (`duplex:`) ends in a colon and has no move in it.
+            let phase_label = t.ends_with(':') && !t.contains('.');
+            !t.is_empty() && t != set_heading && t != words.no_solution && !phase_label
         })
         .filter_map(|l| {
             // Play after the key (`PostKeyPlay`): feerie writes the absent key as `1.... !`,
@@ -507,10 +510,28 @@ mod tests {
 
     #[test]
     fn order_of_siblings_does_not_matter() {
-        let a = parse_tree(&["   1.a !".into(), "      1...b".into(), "          2.c #".into(), "      1...d".into(), "          2.e #".into()]);
-        let b = parse_tree(&["   1.a !".into(), "      1...d".into(), "          2.e #".into(), "      1...b".into(), "          2.c #".into()]);
+        let a = parse_tree(&[
+            "   1.a !".into(),
+            "      1...b".into(),
+            "          2.c #".into(),
+            "      1...d".into(),
+            "          2.e #".into(),
+        ]);
+        let b = parse_tree(&[
+            "   1.a !".into(),
+            "      1...d".into(),
+            "          2.e #".into(),
+            "      1...b".into(),
+            "          2.c #".into(),
+        ]);
         assert_eq!(compare(&a, &b), None);
-        let c = parse_tree(&["   1.a !".into(), "      1...d".into(), "          2.f #".into(), "      1...b".into(), "          2.c #".into()]);
+        let c = parse_tree(&[
+            "   1.a !".into(),
+            "      1...d".into(),
+            "          2.f #".into(),
+            "      1...b".into(),
+            "          2.c #".into(),
+        ]);
         let d = compare(&a, &c).expect("a difference");
         assert_eq!(d.path, vec!["1.a !".to_string(), "1...d".to_string()]);
         assert_eq!(d.kind, "popeye only: continuation/threat");
