@@ -10,6 +10,7 @@ pub mod cli;
 pub mod geometry;
 pub mod notation;
 pub mod piece;
+pub mod popeye_output;
 pub mod position;
 pub mod problem;
 pub mod record;
