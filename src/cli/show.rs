@@ -61,8 +61,14 @@ pub fn diagram(d: &Diagram) -> String {
         }
         let _ = write!(s, "{:>2} │ ", rank as u32 + d.first_rank() as u32);
         for file in 0..files {
+            let neutral = d.neutral.iter().find(|p| p.file == file && p.rank == rank);
             match at(file, rank) {
                 Some(p) => s.push_str(&figure_cell(p.color, p.figure)),
+                None if neutral.is_some() => {
+                    let code = neutral.map_or(String::new(), |p| piece_code(p.figure));
+                    s.push_str(&format!("={}", code.chars().next().unwrap_or('?')));
+                }
+                None if d.holes.contains(&(file, rank)) => s.push_str("# "),
                 None if d.rules == Rules::Xiangqi && in_palace(file, rank) => s.push_str("+ "),
                 None if d.rules == Rules::Cheskers && (file + rank) % 2 == 1 => s.push_str("  "),
                 None => s.push_str("· "),
@@ -87,6 +93,14 @@ fn figure_cell(color: Color, figure: Figure) -> String {
     match figure {
         Figure::Chess(kind) => piece_cell(Piece::new(color, kind)),
         Figure::Xiangqi(c) => format!("{} ", if color == Color::White { c } else { c.to_ascii_lowercase() }),
+    }
+}
+
+/// A piece's code (`LI`, `K`).
+fn piece_code(f: Figure) -> String {
+    match f {
+        Figure::Chess(k) => k.code().to_string(),
+        Figure::Xiangqi(l) => l.to_string(),
     }
 }
 
@@ -145,6 +159,14 @@ pub fn show_problem(p: &Problem) -> String {
     out.push_str(&diagram(&d));
     let _ = writeln!(out, "  {}: {}", names[0], piece_list(&d, Color::White));
     let _ = writeln!(out, "  {}: {}", names[1], piece_list(&d, Color::Black));
+    if !d.neutral.is_empty() {
+        let v: Vec<String> = d.neutral.iter().map(|x| format!("{}{}", piece_code(x.figure), d.square_name(x.file, x.rank))).collect();
+        let _ = writeln!(out, "  Neutral (= on the board): {} ({})", v.join(" "), v.len());
+    }
+    if !d.holes.is_empty() {
+        let v: Vec<String> = d.holes.iter().map(|&(f, r)| d.square_name(f, r)).collect();
+        let _ = writeln!(out, "  Holes (# on the board): {}", v.join(" "));
+    }
     if let Some(r) = reserve_name(p.options.reserve) {
         let _ = writeln!(out, "  Reserves ({r}): white {}, black {}", reserve_text(&d, Color::White), reserve_text(&d, Color::Black));
     }

@@ -88,6 +88,12 @@ pub struct Words {
     pub stated: &'static str,
     /// "No stated solution".
     pub no_stated: &'static str,
+    /// "Neutral pieces".
+    pub neutral: &'static str,
+    /// "Holes".
+    pub holes: &'static str,
+    /// "Fairy pieces" (the legend).
+    pub legend: &'static str,
     /// "Reserves".
     pub reserves: &'static str,
     /// "White".
@@ -127,6 +133,9 @@ pub fn words(lang: Lang) -> Words {
             stated: "Stated solution",
             no_stated: "No stated solution.",
             reserves: "Reserves",
+            neutral: "Neutral",
+            holes: "Holes",
+            legend: "Fairy pieces",
             white: "White",
             black: "Black",
             red: "Red",
@@ -154,6 +163,9 @@ pub fn words(lang: Lang) -> Words {
             stated: "Solution donnée",
             no_stated: "Pas de solution donnée.",
             reserves: "Réserves",
+            neutral: "Neutres",
+            holes: "Trous",
+            legend: "Pièces féeriques",
             white: "Blancs",
             black: "Noirs",
             red: "Rouges",
@@ -181,6 +193,9 @@ pub fn words(lang: Lang) -> Words {
             stated: "Angegebene Lösung",
             no_stated: "Keine Lösung angegeben.",
             reserves: "Reserve",
+            neutral: "Neutral",
+            holes: "Löcher",
+            legend: "Märchenfiguren",
             white: "Weiß",
             black: "Schwarz",
             red: "Rot",
@@ -238,6 +253,10 @@ pub mod colors {
     pub const WOOD: &str = "#eed5a0";
     /// The Xiangqi river.
     pub const RIVER: &str = "#cfe3ea";
+    /// Holes.
+    pub const HOLE: &str = "#4a4a4a";
+    /// The letters of neutral pieces.
+    pub const NEUTRAL: &str = "#7b1fa2";
     /// Red pieces (Xiangqi).
     pub const RED: &str = "#c62828";
     /// Sound verdicts.
@@ -400,6 +419,27 @@ fn board8_svg(d: &Diagram, desc: &str, lang: Lang) -> String {
             (b'a' + i) as char
         );
     }
+    for &(file, rank) in &d.holes {
+        if file < 8 && rank < 8 {
+            let _ = write!(
+                s,
+                "<g class=\"hole\"><title>hole {}</title><rect x=\"{}\" y=\"{}\" width=\"{S}\" height=\"{S}\" fill=\"{}\"/>\
+                 <circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#000\"/></g>",
+                d.square_name(file, rank),
+                M + file as f32 * S,
+                (7 - rank) as f32 * S,
+                colors::HOLE,
+                M + file as f32 * S + S / 2.0,
+                (7 - rank) as f32 * S + S / 2.0,
+                S * 0.3
+            );
+        }
+    }
+    for p in &d.neutral {
+        if p.file < 8 && p.rank < 8 {
+            neutral_piece(&mut s, p, M + p.file as f32 * S + S / 2.0, (7 - p.rank) as f32 * S + S / 2.0, S, lang);
+        }
+    }
     for p in &d.pieces {
         if p.file >= 8 || p.rank >= 8 {
             continue;
@@ -413,6 +453,42 @@ fn board8_svg(d: &Diagram, desc: &str, lang: Lang) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// A neutral piece: its code on a disc half white (left) and half black (right).
+fn neutral_piece(out: &mut String, p: &DiagramPiece, x: f32, y: f32, size: f32, lang: Lang) {
+    let code = escape(&piece_code(p.figure, lang));
+    let r = size * 0.38;
+    let fs = if code.chars().count() > 1 { size * 0.34 } else { size * 0.45 };
+    let _ = write!(
+        out,
+        "<g class=\"piece neutral\"><title>neutral {name}</title>\
+         <path d=\"M {x} {top} A {r} {r} 0 0 0 {x} {bottom} Z\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"1.5\"/>\
+         <path d=\"M {x} {top} A {r} {r} 0 0 1 {x} {bottom} Z\" fill=\"#111\" stroke=\"#000\" stroke-width=\"1.5\"/>\
+         <text x=\"{x}\" y=\"{ty}\" font-size=\"{fs}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{ink}\" stroke=\"#fff\" \
+         stroke-width=\"0.6\">{code}</text></g>",
+        name = piece_name(p.figure),
+        top = y - r,
+        bottom = y + r,
+        ty = y + fs * 0.36,
+        ink = colors::NEUTRAL,
+    );
+}
+
+/// The fairy pieces of a diagram with their names (`LI lion`), for the legend.
+fn legend(d: &Diagram, lang: Lang) -> Vec<String> {
+    let mut kinds: Vec<Kind> = d
+        .pieces
+        .iter()
+        .chain(&d.neutral)
+        .filter_map(|p| match p.figure {
+            Figure::Chess(k) if d.rules == Rules::Chess && glyphs(k).is_none() => Some(k),
+            _ => None,
+        })
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds.into_iter().map(|k| format!("{} {}", k.code_in(lang), piece_name(Figure::Chess(k)))).collect()
 }
 
 fn xiangqi_piece(out: &mut String, p: &DiagramPiece, x: f32, y: f32, r: f32) {
@@ -674,6 +750,20 @@ fn twin_html(
         for c in Color::BOTH {
             let _ =
                 write!(out, "<dt>{}</dt><dd class=\"pieces\">{}</dd>", escape(side_word(c, d.rules, &w)), escape(&piece_list(d, c, lang)));
+        }
+        if !d.neutral.is_empty() {
+            let mut list: Vec<String> =
+                d.neutral.iter().map(|p| format!("{}{}", piece_code(p.figure, lang), d.square_name(p.file, p.rank))).collect();
+            list.sort();
+            let _ = write!(out, "<dt>{}</dt><dd class=\"neutral\">{}</dd>", escape(w.neutral), escape(&list.join(" ")));
+        }
+        if !d.holes.is_empty() {
+            let list: Vec<String> = d.holes.iter().map(|&(f, r)| d.square_name(f, r)).collect();
+            let _ = write!(out, "<dt>{}</dt><dd class=\"holes\">{}</dd>", escape(w.holes), escape(&list.join(" ")));
+        }
+        let fairy = legend(d, lang);
+        if !fairy.is_empty() {
+            let _ = write!(out, "<dt>{}</dt><dd class=\"legend\">{}</dd>", escape(w.legend), escape(&fairy.join(", ")));
         }
         if d.reserves.iter().any(|r| !r.is_empty()) {
             let _ = write!(
@@ -1019,5 +1109,18 @@ mod tests {
         assert_eq!(report.counts(), [0, 0, 0, 0, 1, 1, 0]);
         // German piece letters in the piece lists: the queen is D.
         assert!(page.contains("Dd1"));
+    }
+
+    #[test]
+    fn fairy_diagrams_draw_neutral_pieces_holes_and_a_legend() {
+        let mut d = diagram_of("stipulation: 'h#2'\noptions: [Circe]\nalgebraic: {white: [Ke1, LIa1], black: [Ke8, ROh8]}\n");
+        d.neutral.push(DiagramPiece { color: Color::White, figure: Figure::Chess(Kind::Pawn), file: 3, rank: 3 });
+        d.holes.push((4, 4));
+        let svg = diagram_svg(&d, Lang::En);
+        assert!(svg.contains("<g class=\"piece neutral\"><title>neutral pawn</title>"), "{svg}");
+        assert!(svg.contains("<g class=\"hole\"><title>hole e5</title>"), "{svg}");
+        assert_eq!(svg.matches("class=\"piece fairy\"").count(), 2);
+        assert_eq!(legend(&d, Lang::En), vec!["LI lion".to_string(), "RO rose".to_string()]);
+        assert_eq!(legend(&d, Lang::De), vec!["LI lion".to_string(), "RO rose".to_string()]);
     }
 }

@@ -290,7 +290,7 @@ mod tests {
     use crate::solve::LineMove;
 
     fn lm(m: &str, k: &str) -> LineMove {
-        LineMove { mv: m.into(), mark: k.into() }
+        LineMove::new(m.into(), k.into())
     }
 
     #[test]

@@ -202,7 +202,7 @@ pub fn mark<G: Game>(after: &G) -> String {
 
 /// A move as text with its mark.
 pub(crate) fn line_move<G: Game>(ctx: &Ctx, pos: &G, m: G::Move) -> LineMove {
-    LineMove { mv: pos.move_text_in(m, Lang::En, ctx.notation), mark: mark(&pos.play(m)) }
+    LineMove::new(pos.move_text_in(m, Lang::En, ctx.notation), mark(&pos.play(m)))
 }
 
 /// Solves `stip` from `pos` (whose side to move makes the first move).
