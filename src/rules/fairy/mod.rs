@@ -473,11 +473,39 @@ impl FairyPosition {
         occupied: u64,
         visit: &mut impl FnMut(Square, Option<Square>),
     ) {
+        if let Some(a) = self.fast_attacks(from, walk_kind, occupied) {
+            for t in Squares(a) {
+                if occupied & (1u64 << t.0) != 0 { visit(t, Some(t)) } else { visit(t, None) }
+            }
+            return;
+        }
         match walk_kind {
             Kind::Pawn | Kind::BerolinaPawn => self.pawn_walk(from, walk_kind == Kind::BerolinaPawn, mover, occupied, visit),
             Kind::Orphan | Kind::Dummy => {}
             k => walk::<Chess8x8>(k.components(), from, occupied, self.holes, visit),
         }
+    }
+
+    /// The squares a leaper or rider of the chess tables reaches from `from` (moves and
+    /// captures alike), when the board has no holes; `None` for the other walks, which the
+    /// general walker moves.
+    #[inline]
+    fn fast_attacks(&self, from: Square, k: Kind, occupied: u64) -> Option<u64> {
+        use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+        if self.holes != 0 {
+            return None;
+        }
+        Some(match k {
+            Kind::King => king_attacks(from),
+            Kind::Knight => knight_attacks(from),
+            Kind::Rook => rook_attacks(from, occupied),
+            Kind::Bishop => bishop_attacks(from, occupied),
+            Kind::Queen => rook_attacks(from, occupied) | bishop_attacks(from, occupied),
+            Kind::Amazon => rook_attacks(from, occupied) | bishop_attacks(from, occupied) | knight_attacks(from),
+            Kind::Empress => rook_attacks(from, occupied) | knight_attacks(from),
+            Kind::Princess => bishop_attacks(from, occupied) | knight_attacks(from),
+            _ => return None,
+        })
     }
 
     fn pawn_walk(&self, from: Square, berolina: bool, mover: Color, occupied: u64, visit: &mut impl FnMut(Square, Option<Square>)) {
@@ -560,6 +588,9 @@ impl FairyPosition {
 
     /// Whether a piece of walk `k` on `from` (moved by `mover`) could capture on `target`.
     pub(crate) fn reaches(&self, from: Square, k: Kind, mover: Color, target: Square) -> bool {
+        if let Some(a) = self.fast_attacks(from, k, self.occupied()) {
+            return a & (1u64 << target.0) != 0 && self.occupied() & (1u64 << target.0) != 0;
+        }
         let mut hit = false;
         self.walk_moves(from, k, mover, self.occupied(), &mut |_, v| {
             if v == Some(target) {
@@ -587,13 +618,19 @@ impl FairyPosition {
         let capturable = self.capturable(mover);
         for from in Squares(self.movable(mover)) {
             let Some(p) = self.board[from.index()] else { continue };
-            if p.kind == Kind::Dummy || self.paralysed(from, p) {
+            if p.kind == Kind::Dummy {
                 continue;
             }
+            // Paralysis is asked only of a piece that has a move here (it is the dearer
+            // test): its moves are taken back when it is paralysed.
+            let mark = out.len();
             let walks: u64 =
                 if p.kind == Kind::Orphan { self.orphan_walks(from, p.owner) } else { 1 << self.walk_of(from, p, mover) as u64 };
             let may_capture = self.conditions.iter().all(|c| c.may_capture(self, from, p, mover));
-            for k in Kind::ALL.iter().copied().filter(|k| walks & (1 << *k as u64) != 0) {
+            let mut walk_set = walks;
+            while walk_set != 0 {
+                let k = Kind::from_index(walk_set.trailing_zeros() as usize);
+                walk_set &= walk_set - 1;
                 let promo_rank = if p.is_pawn() {
                     match mover {
                         Color::White => RANK_8,
@@ -613,13 +650,13 @@ impl FairyPosition {
                 };
                 // Quiet moves.
                 if only_victim.is_none() {
-                    let mut quiet: ArrayVec<Square, 64> = ArrayVec::new();
+                    let mut quiet = 0u64;
                     self.walk_moves(from, k, mover, occ, &mut |t, v| {
-                        if v.is_none() && !quiet.contains(&t) {
-                            quiet.push(t);
+                        if v.is_none() {
+                            quiet |= 1u64 << t.0;
                         }
                     });
-                    for t in quiet {
+                    for t in Squares(quiet) {
                         emit(out, FMove::quiet(from, t));
                     }
                 }
@@ -634,14 +671,21 @@ impl FairyPosition {
                 };
                 let Some(cfrom) = cfrom else { continue };
                 let mut caps: ArrayVec<(Square, Square), 64> = ArrayVec::new();
+                let mut plain = 0u64;
                 self.walk_moves(cfrom, k, mover, cocc, &mut |t, v| {
                     if let Some(v) = v
                         && v != from
                         && capturable & (1u64 << v.0) != 0
                         && only_victim.is_none_or(|o| o == v)
-                        && !caps.contains(&(t, v))
                     {
-                        caps.push((t, v));
+                        if t == v {
+                            if plain & (1u64 << t.0) == 0 {
+                                plain |= 1u64 << t.0;
+                                caps.push((t, v));
+                            }
+                        } else if !caps.contains(&(t, v)) && !caps.is_full() {
+                            caps.push((t, v));
+                        }
                     }
                 });
                 let via = (cfrom != from).then_some(cfrom);
@@ -672,6 +716,9 @@ impl FairyPosition {
                     c.extra_moves(self, from, p, mover, only_victim, out);
                 }
             }
+            if out.len() > mark && self.paralysed(from, p) {
+                out.truncate(mark);
+            }
         }
         if only_victim.is_none() {
             self.castlings(mover, out);
@@ -681,6 +728,12 @@ impl FairyPosition {
     /// Step 3's second part and step 4 for one generated move: the conditions expand it
     /// (Take&Make) and filter it.
     pub(crate) fn finish(&self, mover: Color, p: FPiece, m: FMove, out: &mut FMoveList) {
+        if self.conditions.is_empty() {
+            if !out.is_full() {
+                out.push(m);
+            }
+            return;
+        }
         let mut buf: ArrayVec<FMove, 64> = ArrayVec::new();
         buf.push(m);
         for c in self.conditions.iter() {
@@ -923,7 +976,12 @@ impl Game for FairyPosition {
     }
     fn moves(&self, out: &mut Vec<FMove>) {
         out.clear();
-        out.extend(self.legal_moves());
+        let mut list = FMoveList::new();
+        self.legal_unchosen(&mut list);
+        for c in self.conditions.iter() {
+            c.choose(self, &mut list);
+        }
+        out.extend_from_slice(&list);
     }
     fn play(&self, m: FMove) -> Self {
         self.make_move(m)
@@ -932,7 +990,17 @@ impl Game for FairyPosition {
         self.royal_attacked(self.side)
     }
     fn has_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        if !self.conditions.iter().all(|c| c.never_empties_choice()) {
+            return !self.legal_moves().is_empty();
+        }
+        // The choice step keeps a move whenever there is one: the first legal move answers.
+        let us = self.side;
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves(us, None, &mut pseudo);
+        pseudo.iter().any(|&m| {
+            let q = self.make_move(m);
+            !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q))
+        })
     }
     fn key(&self) -> u64 {
         self.hash

@@ -124,6 +124,23 @@ impl Condition {
         }
     }
 
+    /// Whether the choice step ([`Hooks::choose`]) of this condition keeps a move whenever
+    /// there is a legal one (so that "has a move" can stop at the first legal move). A new
+    /// condition says no until it is known.
+    pub(crate) fn never_empties_choice(&self) -> bool {
+        matches!(
+            self,
+            Condition::Rebirth(_)
+                | Condition::Madrasi { .. }
+                | Condition::Maximummer(_)
+                | Condition::Grid
+                | Condition::Monochrome
+                | Condition::Bichrome
+                | Condition::Andernach
+                | Condition::AntiAndernach
+        )
+    }
+
     fn hooks(&self) -> &dyn Hooks {
         match self {
             Condition::Rebirth(r) => r,
