@@ -83,6 +83,8 @@ pub struct StatedTwin {
 /// assert_eq!(normalize_move("Ba1↓=L+", Lang::De).as_deref(), Some("Pa1↓=B"));
 /// assert_eq!(normalize_move("e2^", Lang::En).as_deref(), Some("Pe2↑"));
 /// assert_eq!(normalize_move("O-O-O", Lang::En).as_deref(), Some("0-0-0"));
+/// // A MarsCirce capture from the rebirth square.
+/// assert_eq!(normalize_move("Da8-d1*b3#", Lang::De).as_deref(), Some("Qa8-d1*b3"));
 /// assert_eq!(normalize_move("hello", Lang::En), None);
 /// assert_eq!(normalize_move("H2+3", Lang::En).as_deref(), Some("H2+3"));
 /// assert_eq!(normalize_move("i9-i8", Lang::En).as_deref(), Some("i9i8"));
@@ -174,6 +176,15 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
             let sep = if c == '-' { '-' } else { '*' };
             let mut text = format!("{p}{from}{sep}{to}");
             i += 3;
+            // A MarsCirce capture by way of the rebirth square: `Sb8-g1*e2`.
+            if sep == '-'
+                && chars.get(i).is_some_and(|c| matches!(c, 'x' | '*' | ':'))
+                && let Some(target) = sq(i + 1)
+            {
+                text.push('*');
+                text.push_str(&target);
+                i += 3;
+            }
             // A draughts jump chain (Cheskers): every further landing square, `c3xe5xg7`.
             while sep == '*'
                 && chars.get(i).is_some_and(|c| matches!(c, 'x' | '*' | ':'))
@@ -288,7 +299,13 @@ enum Tok {
 fn tokenize(line: &str, lang: Lang) -> Result<Vec<Tok>, String> {
     let mut out = Vec::new();
     for word in line.split_whitespace() {
-        let mut w = word;
+        // A fairy effect printed with the move (`Sg3*e2[wSe2->b1]`, `e4*d5[+bPd7]`): the move is
+        // read without it (restated, the solver's text of the move gives it back).
+        let plain = strip_effects(word);
+        if plain.is_empty() {
+            continue;
+        }
+        let mut w = plain.as_str();
         // Move number.
         let digits = w.bytes().take_while(|b| b.is_ascii_digit()).count();
         if digits > 0 && w[digits..].starts_with('.') {
@@ -338,6 +355,21 @@ fn tokenize(line: &str, lang: Lang) -> Result<Vec<Tok>, String> {
         }
     }
     Ok(out)
+}
+
+/// A word without its bracketed parts (`Sg3*e2[wSe2->b1]#` → `Sg3*e2#`).
+fn strip_effects(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut depth = 0usize;
+    for c in word.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Lines that carry no moves but a statement.
@@ -641,5 +673,13 @@ mod tests {
         assert!(s.problems.is_empty(), "{:?}", s.problems);
         assert_eq!(s.twins[0].keys, vec!["Sc5-e4"]);
         assert_eq!(s.twins[0].lines[1], ["Sc5-e4", "Kd5", "Qd1-d4"].iter().map(|x| x.to_string()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn fairy_effects_are_read_without_the_brackets() {
+        let s = StatedSolution::parse("1.Kg1-f2 ! threat:\n 2.Sg3*e2[wSe2->b1] #\n1...Sf1-e3 2.Sd6*f7[+bRa8]#", &hint("#2"));
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        assert_eq!(s.twins[0].lines[0], ["Kg1-f2", "...", "Sg3*e2"].iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(s.twins[0].lines[1], ["Kg1-f2", "Sf1-e3", "Sd6*f7"].iter().map(|x| x.to_string()).collect::<Vec<_>>());
     }
 }
