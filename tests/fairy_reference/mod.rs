@@ -449,10 +449,30 @@ impl Board {
         }
     }
 
-    /// Whether the piece on `s` could take on `target` by its walks (Madrasi's observation).
+    /// Where the piece on `s` captures from, and the board as it sees it then: its own
+    /// square, or under Mars Circe its rebirth square if that is empty or its own square
+    /// (`None`: it cannot capture).
+    fn capture_view(&self, s: Sq) -> Option<(Board, Sq)> {
+        let (c, k) = self.at(s)?;
+        let r = rebirth(k, c, s);
+        if !self.has(Cond::Mars) || r == s {
+            return Some((self.clone(), s));
+        }
+        if self.at(r).is_some() {
+            return None;
+        }
+        let mut b = self.clone();
+        b.set(s, None);
+        b.set(r, Some((c, k)));
+        Some((b, r))
+    }
+
+    /// Whether the piece on `s` could take on `target` by its walks, as it captures (Madrasi's
+    /// observation; under Mars Circe from its rebirth square).
     fn observes(&self, s: Sq, target: Sq) -> bool {
         let (c, _) = self.at(s).unwrap();
-        self.walks_of(s).into_iter().any(|k| self.walk(s, k, c).iter().any(|&(_, v)| v == Some(target)))
+        let Some((view, o)) = self.capture_view(s) else { return false };
+        self.walks_of(s).into_iter().any(|k| view.walk(o, k, c).iter().any(|&(_, v)| v == Some(target)))
     }
 
     /// Madrasi: the piece on `s` is observed by an enemy piece of its kind.
@@ -510,29 +530,16 @@ impl Board {
                     out.push(m);
                 }
             };
-            // Mars Circe: captures are made from the rebirth square, if it is empty or the
-            // piece's own square.
-            let mut capture_board = self.clone();
-            let mut origin = Some(s);
-            if self.has(Cond::Mars) {
-                let r = rebirth(pk, pc, s);
-                if r != s {
-                    if self.at(r).is_some() {
-                        origin = None;
-                    } else {
-                        capture_board.set(s, None);
-                        capture_board.set(r, Some((pc, pk)));
-                        origin = Some(r);
-                    }
-                }
-            }
+            // Mars Circe: captures are made from the rebirth square.
+            let view = self.capture_view(s);
             for k in self.walks_of(s) {
                 for (to, v) in self.walk(s, k, c) {
                     if v.is_none() {
                         push(RMove { from: s, to, victim: None, promotion: None, rook: None });
                     }
                 }
-                let Some(o) = origin else { continue };
+                let Some((capture_board, o)) = &view else { continue };
+                let o = *o;
                 for (to, v) in capture_board.walk(o, k, c) {
                     if let Some(v) = v
                         && v != s
