@@ -370,7 +370,6 @@ fn soak_every_condition() {
 /// moves and `perft` counts them twice. The fast generator removes repeats per walk only
 /// (`FairyPosition::pseudo_moves`).
 #[test]
-#[ignore = "engine bug: an orphan's moves are listed once per walk"]
 fn regression_orphan_moves_are_listed_once() {
     let pieces = diagram("wKa2 wRd1 wQa4 bKh8 bOd4");
     let (p, r) = build(&pieces, Color::Black, 0, None, &[]);
@@ -389,7 +388,6 @@ fn regression_orphan_moves_are_listed_once() {
 /// must turn black on a1 whatever the order of the conditions. (With Andernach listed first
 /// the engine gets it right; `andernach_and_anticirce` runs that order.)
 #[test]
-#[ignore = "engine bug: AntiCirce before Andernach leaves the reborn capturer's colour"]
 fn regression_anticirce_then_andernach_changes_the_colour() {
     for conds in [[AntiCirce(false), Andernach], [Andernach, AntiCirce(false)]] {
         let pieces = diagram("wKh2 wRd4 bKh8 bPd6");
@@ -423,7 +421,6 @@ fn reference_checks_as_popeye_under_madrasi_and_mars_circe() {
 /// Regression (engine bug): under Mars Circe + Madrasi the engine observes from the piece's
 /// square, not from its rebirth square, and finds 1.Rc6-b6+ instead of Popeye's 1.Rc6-d6+.
 #[test]
-#[ignore = "engine bug: Madrasi observation ignores Mars Circe's rebirth square"]
 fn regression_madrasi_observes_from_the_mars_rebirth_square() {
     assert_eq!(checking_moves_of_crisan(&[Madrasi(false), Mars]).0, ["Rc6-d6"]);
 }
@@ -433,7 +430,6 @@ proptest! {
     /// Mars Circe + Madrasi, ignored until the engine observes from the rebirth square (see
     /// `regression_madrasi_observes_from_the_mars_rebirth_square`).
     #[test]
-    #[ignore = "engine bug: Madrasi observation ignores Mars Circe's rebirth square"]
     fn mars_circe_and_madrasi(s in spec()) {
         check(&s, &[Mars, Madrasi(false)]);
     }
@@ -441,7 +437,6 @@ proptest! {
     /// AntiCirce before Andernach, ignored until the engine changes the reborn capturer's
     /// colour (see `regression_anticirce_then_andernach_changes_the_colour`).
     #[test]
-    #[ignore = "engine bug: AntiCirce before Andernach leaves the reborn capturer's colour"]
     fn anticirce_and_andernach(s in spec()) {
         check(&s, &[AntiCirce(true), Andernach]);
     }

@@ -604,11 +604,25 @@ impl FairyPosition {
     /// own walk, all conditions aside): Madrasi's and Patrol's observation.
     pub(crate) fn observes(&self, from: Square, p: FPiece, target: Square) -> bool {
         let mover = p.owner.color().unwrap_or(self.side);
+        // A piece observes where it could capture: from where its captures start (Mars
+        // Circe: its rebirth square, the piece itself gone from its square).
+        let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, mover));
+        let (at, view) = match origin {
+            None => (from, *self),
+            Some(None) => return false,
+            Some(Some(o)) => {
+                let mut v = *self;
+                if let Some(q) = v.take(from) {
+                    v.put(o, q);
+                }
+                (o, v)
+            }
+        };
         if p.kind == Kind::Orphan {
             let w = self.orphan_walks(from, p.owner);
-            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && self.reaches(from, k, mover, target));
+            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && view.reaches(at, k, mover, target));
         }
-        self.reaches(from, p.kind, mover, target)
+        view.reaches(at, p.kind, mover, target)
     }
 
     /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with
@@ -718,6 +732,14 @@ impl FairyPosition {
             }
             if out.len() > mark && self.paralysed(from, p) {
                 out.truncate(mark);
+            }
+            // An orphan with several walks reaches some squares by more than one of them.
+            if p.kind == Kind::Orphan && out.len() > mark + 1 {
+                let mut mine: Vec<FMove> = out[mark..].to_vec();
+                mine.sort();
+                mine.dedup();
+                out.truncate(mark);
+                out.extend(mine);
             }
         }
         if only_victim.is_none() {
@@ -843,7 +865,13 @@ impl FairyPosition {
         for s in [m.from, m.to].into_iter().chain(m.rook).chain(m.victim) {
             q.castling &= !CASTLE_MASK[s.index()];
         }
-        for c in self.conditions.iter() {
+        // The effects on the moving piece where it lands (colour changes) come before those
+        // that move it away (AntiCirce), so that the order the conditions are given in does
+        // not matter.
+        for c in self.conditions.iter().filter(|c| !matches!(c, Condition::Rebirth(_))) {
+            c.after(self, &m, &mut q);
+        }
+        for c in self.conditions.iter().filter(|c| matches!(c, Condition::Rebirth(_))) {
             c.after(self, &m, &mut q);
         }
         q.side = us.opponent();

@@ -26,13 +26,15 @@ impl Hooks for Andernach {
         }
     }
 
-    fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
-        if let (Some(b), Some(a)) = (before.piece_at(m.from), after.piece_at(m.to))
+    fn note(&self, before: &FairyPosition, m: &FMove, _after: &FairyPosition, out: &mut String) {
+        if let Some(b) = before.piece_at(m.from)
             && m.rook.is_none()
-            && a.owner != b.owner
+            && m.is_capture() == self.on_capture
+            && b.kind != Kind::King
+            && b.owner != crate::rules::fairy::Owner::Neutral
         {
             out.push('=');
-            out.push(a.owner.letter());
+            out.push(b.owner.flipped().letter());
         }
     }
 }
