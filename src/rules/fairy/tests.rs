@@ -80,7 +80,11 @@ fn with(c: Condition) -> Conditions {
 fn isardam_check_is_an_isardam_legal_king_capture() {
     // 4_67_to_4_69.reg#1 after 1.Kh1-g2: bK×g2 would open the d1–h5 diagonal between the
     // bishops, so White is not in check; wK×f3 keeps it closed, so Black is.
-    let p = place(&[("h5", W, Kind::Bishop), ("g2", W, Kind::King), ("f3", B, Kind::King), ("d1", B, Kind::Bishop)], Color::Black, with(Condition::Isardam { rex: false }));
+    let p = place(
+        &[("h5", W, Kind::Bishop), ("g2", W, Kind::King), ("f3", B, Kind::King), ("d1", B, Kind::Bishop)],
+        Color::Black,
+        with(Condition::Isardam { rex: false }),
+    );
     assert!(p.royal_attacked(Color::Black));
     assert!(!p.royal_attacked(Color::White));
     // With kings included, the kings may not observe each other at all.
