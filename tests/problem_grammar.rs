@@ -170,7 +170,7 @@ fn each_option_and_condition() {
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),
         (&["Circe Parrain"][..], "Circe"),
-        (&["Isardam"][..], "Isardam"),
+        (&["Isardam TypeB"][..], "Isardam"),
     ] {
         let r = p(v);
         assert!(r.unsupported.iter().any(|u| u.contains(reason)), "{v:?}: {:?}", r.unsupported);

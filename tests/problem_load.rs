@@ -220,7 +220,9 @@ fn every_popeye_condition_is_named_not_refused() {
     assert!(conditions.len() >= 170 && conditions.contains(&"Make&TakeChess".to_string()));
     let mut played = 0;
     for c in &conditions {
-        let yaml = format!("stipulation: '#2'\noptions: ['{c}']\nalgebraic: {{white: [Ke1, Qd1], black: [Ke8]}}\n");
+        // Black's king on a8, not e8: under Make&Take the queen d1 checks e8 (a king's step
+        // to e2, then up the file).
+        let yaml = format!("stipulation: '#2'\noptions: ['{c}']\nalgebraic: {{white: [Ke1, Qd1], black: [Ka8]}}\n");
         match &feerie::problem::load_str(&yaml, "c.yaml")[0] {
             Loaded::Unsupported { reason, .. } => assert!(reason.to_lowercase().contains(&c.to_lowercase()), "{c}: {reason}"),
             Loaded::Ready(p) => {

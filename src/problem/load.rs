@@ -427,7 +427,7 @@ fn interpret(
     // move unknown, and a proof game's diagram is a target, not a position to move from.
     let condition_unsupported = !parsed.unsupported.is_empty() || unsupported.len() > before_pieces || stipulation.is_none();
     // Fairy conditions and the pieces the chess position does not play: the fairy rules.
-    let fairy = !options.conditions.is_empty() || setup.pieces.iter().any(|(_, p)| !p.kind.in_chess());
+    let fairy = !options.conditions.is_empty() || options.holes != 0 || setup.pieces.iter().any(|(_, p)| !p.kind.in_chess());
     if !fairy {
         for t in &twins {
             for c in &t.commands {
@@ -466,7 +466,7 @@ fn interpret(
                 .iter()
                 .map(|&(s, p)| (s, crate::rules::fairy::FPiece::new(crate::rules::fairy::Owner::of(p.color), p.kind)))
                 .collect(),
-            holes: 0,
+            holes: options.holes,
             side: setup.side,
             castling: setup.castling,
             ep: setup.ep,

@@ -47,6 +47,9 @@ pub struct Options {
     /// system, [`crate::rules::fairy`]).
     #[serde(skip)]
     pub conditions: Conditions,
+    /// `Hole a1 b2 …`: squares off the board (nothing enters or crosses them).
+    #[serde(skip)]
+    pub holes: u64,
     /// Options accepted and ignored because they only change Popeye's output (`NoBoard`,
     /// `MoveNumbers`, `MaxTime N`, …), as written.
     pub ignored: Vec<String>,
@@ -69,6 +72,7 @@ impl Default for Options {
             post_key_play: false,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
+            holes: 0,
             ignored: Vec::new(),
         }
     }
@@ -105,6 +109,10 @@ impl Options {
             v.push(c.to_string());
         }
         v.extend(self.conditions.names());
+        if self.holes != 0 {
+            let squares: Vec<&str> = crate::geometry::Squares(self.holes).map(crate::position::sq_name).collect();
+            v.push(format!("Hole {}", squares.join(" ")));
+        }
         v
     }
 }
@@ -541,6 +549,17 @@ pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
         "bichromchess" | "zweifarbigesschach" | "echecsbichromes" => (Condition::Bichrome, 1),
         "andernachchess" | "andernachschach" | "echecsandernach" => (Condition::Andernach, 1),
         "antiandernachchess" | "antiandernachschach" | "echecsantiandernach" => (Condition::AntiAndernach, 1),
+        "isardam" => {
+            let (r, n) = rex(1);
+            (Condition::Isardam { rex: r }, 1 + n)
+        }
+        "patrouille" | "patrol" | "patrolchess" | "patrouilleschach" => (Condition::Patrol, 1),
+        "koeko" => (Condition::KoeKo, 1),
+        "checklesschess" | "checkless" | "ohneschach" | "sansechecs" => (Condition::Checkless, 1),
+        "take&makechess" | "take&make" | "take&makeschach" | "take&makeechecs" => (Condition::TakeMake, 1),
+        "make&takechess" | "make&take" | "make&takeschach" | "make&takeechecs" => (Condition::MakeTake, 1),
+        "annanchess" | "annan" | "annanschach" | "annanechecs" => (Condition::Annan, 1),
+        "haanerchess" | "haaner" | "haan" | "haanerschach" => (Condition::Haaner, 1),
         _ => return None,
     };
     // A parameter feerie does not know (`Circe Parrain`, `Madrasi RI`): the whole condition
@@ -564,6 +583,10 @@ pub fn is_keyword(word: &str) -> bool {
 }
 
 const SUPPORTED_NAMES: &[&str] = &[
+    "hole",
+    "holes",
+    "trou",
+    "loch",
     "setplay",
     "try",
     "defence",
@@ -652,6 +675,28 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                     }
                 }
                 "postkeyplay" => o.post_key_play = true,
+                "hole" | "holes" | "trou" | "loch" => {
+                    let mut any = false;
+                    while let Some(next) = words.get(i + 1) {
+                        if !looks_like_squares(next) {
+                            break;
+                        }
+                        let Some(v) = squares_in(next) else {
+                            return Err(OptionFault {
+                                message: format!("condition 'Hole': '{next}' holds a square off the board"),
+                                word: next.to_string(),
+                            });
+                        };
+                        for s in v {
+                            o.holes |= 1u64 << s.0;
+                        }
+                        any = true;
+                        i += 1;
+                    }
+                    if !any {
+                        p.unsupported.push("condition 'Hole' without its squares is not supported".into());
+                    }
+                }
                 "enpassant" => {
                     let mut sqs = Vec::new();
                     let mut last = w;

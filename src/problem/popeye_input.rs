@@ -622,8 +622,34 @@ fn option_table(lang: Lang) -> Vec<(String, &'static str)> {
 }
 
 fn condition_table() -> Vec<(String, &'static str)> {
-    super::options::CONDITIONS.iter().map(|c| (c.to_lowercase(), *c)).collect()
+    super::options::CONDITIONS
+        .iter()
+        .map(|c| (c.to_lowercase(), CONDITION_ALIASES.iter().find(|(a, _)| a.eq_ignore_ascii_case(c)).map_or(*c, |(_, en)| *en)))
+        .chain(CONDITION_ALIASES.iter().map(|(a, en)| (a.to_lowercase(), *en)))
+        .collect()
 }
+
+/// Other names of the conditions feerie plays (aliases, German and French), with the
+/// English name they stand for, so that an abbreviation (`take`, `haan`) is not ambiguous.
+const CONDITION_ALIASES: &[(&str, &str)] = &[
+    ("Take&Make", "Take&MakeChess"),
+    ("Take&MakeSchach", "Take&MakeChess"),
+    ("Take&MakeEchecs", "Take&MakeChess"),
+    ("Make&TakeSchach", "Make&TakeChess"),
+    ("Make&TakeEchecs", "Make&TakeChess"),
+    ("Haaner", "HaanerChess"),
+    ("Haan", "HaanerChess"),
+    ("HaanerSchach", "HaanerChess"),
+    ("Patrol", "Patrouille"),
+    ("PatrouilleSchach", "Patrouille"),
+    ("Annan", "AnnanChess"),
+    ("AnnanSchach", "AnnanChess"),
+    ("AnnanEchecs", "AnnanChess"),
+    ("Ohneschach", "ChecklessChess"),
+    ("SansEchecs", "ChecklessChess"),
+    ("Loch", "Hole"),
+    ("Trou", "Hole"),
+];
 
 /// Reads one twin's commands (after `Twin` or `ZeroPosition`).
 fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {

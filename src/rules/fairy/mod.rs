@@ -243,17 +243,17 @@ impl PartialEq for FairyPosition {
 }
 impl Eq for FairyPosition {}
 
-const RANK_1: u64 = 0xFF;
-const RANK_8: u64 = 0xFF << 56;
+pub(crate) const RANK_1: u64 = 0xFF;
+pub(crate) const RANK_8: u64 = 0xFF << 56;
 
 /// The rank (0–7) and file of a square.
 #[inline]
-fn fr(s: Square) -> (i32, i32) {
+pub(crate) fn fr(s: Square) -> (i32, i32) {
     ((s.0 % 8) as i32, (s.0 / 8) as i32)
 }
 
 #[inline]
-fn sq(f: i32, r: i32) -> Option<Square> {
+pub(crate) fn sq(f: i32, r: i32) -> Option<Square> {
     ((0..8).contains(&f) && (0..8).contains(&r)).then(|| Square((r * 8 + f) as u8))
 }
 
@@ -623,6 +623,16 @@ impl FairyPosition {
             return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && view.reaches(at, k, mover, target));
         }
         view.reaches(at, p.kind, mover, target)
+    }
+
+    /// Whether the piece `p` on `from` observes `target` when `mover` moves it (a neutral
+    /// pawn goes the mover's way): Patrol's observation.
+    pub(crate) fn observes_for(&self, from: Square, p: FPiece, target: Square, mover: Color) -> bool {
+        if p.kind == Kind::Orphan {
+            let w = self.orphan_walks(from, p.owner);
+            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && self.reaches(from, k, mover, target));
+        }
+        self.reaches(from, p.kind, p.owner.color().unwrap_or(mover), target)
     }
 
     /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with

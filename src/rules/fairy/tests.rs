@@ -55,3 +55,140 @@ fn circe_writes_rebirths() {
     let texts: Vec<String> = p.legal_moves().iter().map(|&m| p.move_text(m, crate::piece::Lang::En)).collect();
     assert!(texts.contains(&"d4*e5[+bSb8]".to_string()), "{texts:?}");
 }
+
+/// The legal moves of a position in Popeye's English notation.
+fn texts(p: &FairyPosition) -> Vec<String> {
+    p.legal_moves().iter().map(|&m| p.move_text(m, crate::piece::Lang::En)).collect()
+}
+
+const W: Owner = Owner::White;
+const B: Owner = Owner::Black;
+
+/// A position from its pieces (kings may stand next to each other).
+fn place(pieces: &[(&str, Owner, Kind)], side: Color, conditions: Conditions) -> FairyPosition {
+    let pieces = pieces.iter().map(|&(s, o, k)| (parse_sq(s).unwrap(), FPiece::new(o, k))).collect();
+    FairyPosition::from_setup(&FairySetup { pieces, side: Some(side), conditions, ..FairySetup::default() }).unwrap()
+}
+
+fn with(c: Condition) -> Conditions {
+    let mut cs = Conditions::none();
+    cs.push(c).unwrap();
+    cs
+}
+
+#[test]
+fn isardam_check_is_an_isardam_legal_king_capture() {
+    // 4_67_to_4_69.reg#1 after 1.Kh1-g2: bK×g2 would open the d1–h5 diagonal between the
+    // bishops, so White is not in check; wK×f3 keeps it closed, so Black is.
+    let p = place(
+        &[("h5", W, Kind::Bishop), ("g2", W, Kind::King), ("f3", B, Kind::King), ("d1", B, Kind::Bishop)],
+        Color::Black,
+        with(Condition::Isardam { rex: false }),
+    );
+    assert!(p.royal_attacked(Color::Black));
+    assert!(!p.royal_attacked(Color::White));
+    // With kings included, the kings may not observe each other at all.
+    let diagram = [("h5", W, Kind::Bishop), ("h1", W, Kind::King), ("f3", B, Kind::King), ("d1", B, Kind::Bishop)];
+    let t = texts(&place(&diagram, Color::White, with(Condition::Isardam { rex: false })));
+    assert!(t.contains(&"Kh1-g2".to_string()), "{t:?}");
+    let t = texts(&place(&diagram, Color::White, with(Condition::Isardam { rex: true })));
+    assert!(!t.contains(&"Kh1-g2".to_string()), "{t:?}");
+}
+
+#[test]
+fn isardam_forbids_mutual_observation_and_en_passant_observation() {
+    // isardam.out#17: d2-d3 lets the pawns observe each other, d2-d4 lets e4 take en passant.
+    let t = texts(&from_fen("7k/8/8/8/4p3/8/3P4/K7 w - - 0 1", with(Condition::Isardam { rex: false })));
+    assert!(!t.iter().any(|m| m.starts_with("d2")), "{t:?}");
+    // Two rooks on one file with nothing between: the move that unblocks is illegal.
+    let t = texts(&from_fen("k2r4/8/8/3N4/8/8/8/K2R4 w - - 0 1", with(Condition::Isardam { rex: false })));
+    assert!(!t.iter().any(|m| m.starts_with("Sd5")), "{t:?}");
+}
+
+#[test]
+fn patrol_captures_only_under_guard() {
+    let lone = texts(&from_fen("4k3/8/8/8/3p4/2B5/8/4K3 w - - 0 1", with(Condition::Patrol)));
+    assert!(!lone.contains(&"Bc3*d4".to_string()), "{lone:?}");
+    let guarded = texts(&from_fen("4k3/8/8/8/3p4/2B5/8/1N2K3 w - - 0 1", with(Condition::Patrol)));
+    assert!(guarded.contains(&"Bc3*d4".to_string()), "{guarded:?}");
+    // An unguarded rook gives no check.
+    let p = from_fen("4k3/8/8/8/8/8/8/K3R3 b - - 0 1", with(Condition::Patrol));
+    assert!(!p.royal_attacked(Color::Black));
+}
+
+#[test]
+fn koeko_moves_end_in_contact_and_so_does_check() {
+    // 4_69_to_4_71.reg#6 after 1...Kc5-d6: wK×d7 touches Rd8 (check on Black); bK×d6 touches
+    // nothing (no check on White).
+    let p = place(&[("d8", W, Kind::Rook), ("d6", W, Kind::King), ("d7", B, Kind::King)], Color::Black, with(Condition::KoeKo));
+    assert!(p.royal_attacked(Color::Black));
+    assert!(!p.royal_attacked(Color::White));
+    let t = texts(&from_fen("7k/8/8/8/8/8/8/R6K w - - 0 1", with(Condition::KoeKo)));
+    assert!(t.contains(&"Ra1-g1".to_string()) && !t.contains(&"Ra1-a5".to_string()), "{t:?}");
+}
+
+#[test]
+fn checkless_checks_must_mate() {
+    // 4_73_to_4_75.reg#5: b3*c4 would give a check that does not mate.
+    let t = texts(&from_fen("8/8/8/3k4/2p5/1P6/8/7K w - - 0 1", with(Condition::Checkless)));
+    assert!(!t.contains(&"b3*c4".to_string()) && t.contains(&"b3-b4".to_string()), "{t:?}");
+    let t = texts(&from_fen("6k1/8/6K1/8/8/8/8/R7 w - - 0 1", with(Condition::Checkless)));
+    assert!(t.contains(&"Ra1-a8".to_string()), "{t:?}");
+    let t = texts(&from_fen("6k1/8/8/8/8/8/8/R3K3 w - - 0 1", with(Condition::Checkless)));
+    assert!(!t.contains(&"Ra1-a8".to_string()), "{t:?}");
+}
+
+#[test]
+fn take_and_make() {
+    // takemake.ref#4: the pawn takes a black pawn and makes a black pawn's step.
+    let t = texts(&from_fen("4k3/p7/1P6/8/8/8/8/4K3 w - - 0 1", with(Condition::TakeMake)));
+    assert!(t.contains(&"b6*a7-a6".to_string()) && !t.contains(&"b6*a7".to_string()), "{t:?}");
+    // takemake.ref#1: a pawn that makes to its last rank promotes; not to its first rank.
+    let t = texts(&from_fen("4k3/8/8/3r4/4P3/8/8/4K3 w - - 0 1", with(Condition::TakeMake)));
+    assert!(t.contains(&"e4*d5-d8=Q".to_string()) && !t.contains(&"e4*d5-d1".to_string()), "{t:?}");
+    // The capture of a king needs no make: Sb6 checks the walled-in king.
+    let p = from_fen("kb6/pp6/1N6/8/8/8/8/4K3 b - - 0 1", with(Condition::TakeMake));
+    assert!(p.royal_attacked(Color::Black));
+}
+
+#[test]
+fn make_and_take() {
+    // The rook makes a knight's move (b3 or c2), then takes the knight; written as a capture.
+    let t = texts(&from_fen("4k3/8/8/8/8/2n5/8/R3K3 w - - 0 1", with(Condition::MakeTake)));
+    assert_eq!(t.iter().filter(|m| *m == "Ra1*c3").count(), 1, "{t:?}");
+    // No make (b3 and c2 taken): no capture.
+    let t = texts(&from_fen("4k3/8/8/8/8/1P6/n1P5/R3K3 w - - 0 1", with(Condition::MakeTake)));
+    assert!(!t.contains(&"Ra1*a2".to_string()), "{t:?}");
+}
+
+#[test]
+fn annan_piece_moves_as_the_friend_behind_it() {
+    // annan.ref#2: a king with its knight behind moves as a knight.
+    let t = texts(&from_fen("4k3/8/8/4K3/4N3/8/8/8 w - - 0 1", with(Condition::Annan)));
+    assert!(t.contains(&"Ke5-f3".to_string()) && !t.contains(&"Ke5-e6".to_string()), "{t:?}");
+}
+
+#[test]
+fn haaner_leaves_holes_and_holes_block() {
+    let p = from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", with(Condition::Haaner));
+    let m = p.legal_moves().iter().copied().find(|m| m.rook.is_some_and(|r| r.0 == 7)).unwrap();
+    let q = p.make_move(m);
+    assert_eq!(q.holes(), (1 << 4) | (1 << 7));
+    // A hole on c1 stops the rook and castling.
+    let mut setup = FairySetup {
+        pieces: vec![
+            (parse_sq("a1").unwrap(), FPiece::new(Owner::White, Kind::Rook)),
+            (parse_sq("e1").unwrap(), FPiece::new(Owner::White, Kind::King)),
+            (parse_sq("e8").unwrap(), FPiece::new(Owner::Black, Kind::King)),
+        ],
+        holes: 1 << 2,
+        side: Some(Color::White),
+        castling: castle::WQ,
+        ..FairySetup::default()
+    };
+    let t = texts(&FairyPosition::from_setup(&setup).unwrap());
+    assert!(t.contains(&"Ra1-b1".to_string()) && !t.contains(&"Ra1-d1".to_string()) && !t.contains(&"0-0-0".to_string()), "{t:?}");
+    setup.holes = 0;
+    let t = texts(&FairyPosition::from_setup(&setup).unwrap());
+    assert!(t.contains(&"0-0-0".to_string()), "{t:?}");
+}

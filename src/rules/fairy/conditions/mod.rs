@@ -3,11 +3,18 @@
 //! [`Hooks`] for the steps it changes; [`Condition`] lists them and dispatches.
 
 mod andernach;
+mod annan;
+mod checkless;
 mod circe;
 mod grid;
+mod haaner;
+mod isardam;
+mod koeko;
 mod madrasi;
 mod maximummer;
 mod monochrome;
+mod patrol;
+mod takemake;
 
 pub use circe::{Rebirth, rebirth_square};
 
@@ -106,6 +113,25 @@ pub enum Condition {
     Andernach,
     /// Anti-Andernach chess: a piece that moves without capturing (not a king) changes colour.
     AntiAndernach,
+    /// Isardam: no move may leave two enemy pieces of one kind observing each other.
+    Isardam {
+        /// Kings included.
+        rex: bool,
+    },
+    /// Patrol chess: a piece captures and checks only when a friendly piece observes it.
+    Patrol,
+    /// KoeKo: every move ends next to some piece.
+    KoeKo,
+    /// Checkless chess: a move that gives check must mate.
+    Checkless,
+    /// Take&Make chess: a capture is followed by a move as the piece taken.
+    TakeMake,
+    /// Make&Take chess: a capture is preceded by a move as the piece to be taken.
+    MakeTake,
+    /// Annan chess: a piece with a friendly piece right behind it moves as that piece.
+    Annan,
+    /// Haaner chess: every square left becomes a hole.
+    Haaner,
 }
 
 impl Condition {
@@ -121,6 +147,14 @@ impl Condition {
             Condition::Bichrome => "BichromChess".into(),
             Condition::Andernach => "AndernachChess".into(),
             Condition::AntiAndernach => "AntiAndernachChess".into(),
+            Condition::Isardam { rex } => if *rex { "Isardam RexInclusive" } else { "Isardam" }.into(),
+            Condition::Patrol => "Patrouille".into(),
+            Condition::KoeKo => "KoeKo".into(),
+            Condition::Checkless => "ChecklessChess".into(),
+            Condition::TakeMake => "Take&MakeChess".into(),
+            Condition::MakeTake => "Make&TakeChess".into(),
+            Condition::Annan => "AnnanChess".into(),
+            Condition::Haaner => "HaanerChess".into(),
         }
     }
 
@@ -158,6 +192,20 @@ impl Condition {
             Condition::Bichrome => &monochrome::Chrome { same: false },
             Condition::Andernach => &andernach::Andernach { on_capture: true },
             Condition::AntiAndernach => &andernach::Andernach { on_capture: false },
+            Condition::Isardam { rex } => {
+                if *rex {
+                    &isardam::Isardam { rex: true }
+                } else {
+                    &isardam::Isardam { rex: false }
+                }
+            }
+            Condition::Patrol => &patrol::Patrol,
+            Condition::KoeKo => &koeko::KoeKo,
+            Condition::Checkless => &checkless::Checkless,
+            Condition::TakeMake => &takemake::TakeMake,
+            Condition::MakeTake => &takemake::MakeTake,
+            Condition::Annan => &annan::Annan,
+            Condition::Haaner => &haaner::Haaner,
         }
     }
 }
@@ -259,6 +307,16 @@ impl Conditions {
         }
         if self.iter().any(|c| *c == Condition::Andernach) && self.iter().any(|c| *c == Condition::AntiAndernach) {
             return Err("AndernachChess and AntiAndernachChess cannot be combined: use ChameleonChess-like conditions instead".into());
+        }
+        let has = |c: Condition| self.iter().any(|x| *x == c);
+        if has(Condition::TakeMake) && has(Condition::MakeTake) {
+            return Err("Take&MakeChess and Make&TakeChess together are not supported yet".into());
+        }
+        if (has(Condition::TakeMake) || has(Condition::MakeTake)) && self.rebirth() == Some(Rebirth::Mars) {
+            return Err("MarsCirce with Take&MakeChess or Make&TakeChess is not supported yet".into());
+        }
+        if self.iter().filter(|c| matches!(c, Condition::Isardam { .. } | Condition::Madrasi { .. })).count() > 1 {
+            return Err("Isardam and Madrasi together are not supported yet".into());
         }
         Ok(())
     }

@@ -1,0 +1,40 @@
+//! KoeKo: every move ends with the moved piece next to some piece (castling: the king, next
+//! to its rook or another piece). So a king is in check only from a capture after which the
+//! capturer touches a piece.
+
+use super::Hooks;
+use crate::piece::Color;
+use crate::rules::fairy::{FMove, FPiece, FairyPosition, fr, sq};
+
+/// KoeKo.
+pub(crate) struct KoeKo;
+
+/// The squares next to `s`.
+pub(crate) fn neighbours(s: crate::geometry::Square) -> u64 {
+    let (f, r) = fr(s);
+    let mut b = 0;
+    for df in -1..=1 {
+        for dr in -1..=1 {
+            if (df, dr) != (0, 0)
+                && let Some(t) = sq(f + df, r + dr)
+            {
+                b |= 1u64 << t.0;
+            }
+        }
+    }
+    b
+}
+
+impl Hooks for KoeKo {
+    fn allows(&self, pos: &FairyPosition, _p: FPiece, _mover: Color, m: &FMove) -> bool {
+        let mut occ = pos.occupied() & !(1u64 << m.from.0);
+        if let Some(v) = m.victim {
+            occ &= !(1u64 << v.0);
+        }
+        if let Some(rook) = m.rook {
+            let (_, rto) = crate::position::castle_squares(m.from, rook);
+            occ = (occ & !(1u64 << rook.0)) | (1u64 << rto.0);
+        }
+        occ & neighbours(m.to) != 0
+    }
+}

@@ -1,0 +1,131 @@
+//! Take&Make chess: a capturing piece must at once make a move, without capturing, as the
+//! piece it took would (its walk, a pawn going the victim's way) from the capture square; a
+//! capture without such a move is illegal. A pawn may not make to its own first rank and
+//! promotes when it makes to its last. The capture of a king needs no make (check).
+//! Make&Take chess: a piece captures by first making a move, without capturing, as its
+//! victim would from its own square, and then capturing the victim by its own walk from
+//! there (a pawn may not make to its first rank). Popeye writes only the capture.
+
+use super::Hooks;
+use crate::geometry::{Square, Squares};
+use crate::piece::{Color, Kind};
+use crate::rules::fairy::{FMove, FMoveList, FPiece, FairyPosition, RANK_1, RANK_8};
+use arrayvec::ArrayVec;
+
+/// Take&Make chess.
+pub(crate) struct TakeMake;
+
+/// Make&Take chess.
+pub(crate) struct MakeTake;
+
+/// The first and the last rank of a pawn of `c`.
+fn pawn_ranks(c: Color) -> (u64, u64) {
+    match c {
+        Color::White => (RANK_1, RANK_8),
+        Color::Black => (RANK_8, RANK_1),
+    }
+}
+
+/// The colour a piece moves as: its own, or for a neutral piece the mover's (`as_victim`: the
+/// colour it has when `mover` takes it).
+fn color_of(p: FPiece, mover: Color, as_victim: bool) -> Color {
+    p.owner.color().unwrap_or(if as_victim { mover.opponent() } else { mover })
+}
+
+impl Hooks for TakeMake {
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+        let first_promo = pos.promotion_kinds().next();
+        let input: ArrayVec<FMove, 64> = moves.drain(..).collect();
+        for m in input {
+            let (Some(v), None) = (m.victim, m.rook) else {
+                moves.push(m);
+                continue;
+            };
+            let Some(victim) = pos.piece_at(v) else { continue };
+            if victim.kind == Kind::King {
+                // Check: the king is taken, no make needed.
+                moves.push(m);
+                continue;
+            }
+            if m.promotion.is_some() && m.promotion != first_promo {
+                continue;
+            }
+            let occ = (pos.occupied() & !(1u64 << m.from.0) & !(1u64 << v.0)) | (1u64 << m.to.0);
+            let (first, last) = pawn_ranks(color_of(p, mover, false));
+            let mut makes: ArrayVec<Square, 64> = ArrayVec::new();
+            pos.walk_moves(m.to, victim.kind, color_of(victim, mover, true), occ, &mut |t, c| {
+                if c.is_none() && !makes.contains(&t) {
+                    makes.push(t);
+                }
+            });
+            for t in makes {
+                let base = FMove { to: t, promotion: None, via: Some(m.to), ..m };
+                if p.is_pawn() && first & (1u64 << t.0) != 0 {
+                    continue;
+                }
+                if p.is_pawn() && last & (1u64 << t.0) != 0 {
+                    for k in pos.promotion_kinds() {
+                        if !moves.is_full() {
+                            moves.push(FMove { promotion: Some(k), ..base });
+                        }
+                    }
+                } else if !moves.is_full() {
+                    moves.push(base);
+                }
+            }
+        }
+    }
+}
+
+impl Hooks for MakeTake {
+    fn capture_origin(&self, _pos: &FairyPosition, _from: Square, _p: FPiece, _mover: Color) -> Option<Option<Square>> {
+        // Captures are made only by `extra_moves`.
+        Some(None)
+    }
+
+    fn extra_moves(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
+        let own = pos.walk_of(from, p, mover);
+        let (first, last) = pawn_ranks(color_of(p, mover, false));
+        let victims = match only_victim {
+            Some(v) => pos.capturable(mover) & (1u64 << v.0),
+            None => pos.capturable(mover),
+        };
+        let mut done: ArrayVec<(Square, Square), 128> = ArrayVec::new();
+        for v in Squares(victims) {
+            let Some(victim) = pos.piece_at(v) else { continue };
+            let occ = pos.occupied();
+            let mut makes: ArrayVec<Square, 64> = ArrayVec::new();
+            pos.walk_moves(from, victim.kind, color_of(victim, mover, true), occ, &mut |t, c| {
+                if c.is_none() && !makes.contains(&t) {
+                    makes.push(t);
+                }
+            });
+            for s1 in makes {
+                if p.is_pawn() && first & (1u64 << s1.0) != 0 {
+                    continue;
+                }
+                let occ1 = (occ & !(1u64 << from.0)) | (1u64 << s1.0);
+                let mut hits: ArrayVec<Square, 8> = ArrayVec::new();
+                pos.walk_moves(s1, own, mover, occ1, &mut |t, c| {
+                    if c == Some(v) && !hits.contains(&t) && !hits.is_full() {
+                        hits.push(t);
+                    }
+                });
+                for t in hits {
+                    if done.contains(&(t, v)) || done.is_full() {
+                        continue;
+                    }
+                    done.push((t, v));
+                    let m = FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via: Some(s1) };
+                    if p.is_pawn() && last & (1u64 << t.0) != 0 {
+                        for k in pos.promotion_kinds() {
+                            pos.finish(mover, p, FMove { promotion: Some(k), ..m }, out);
+                        }
+                    } else {
+                        pos.finish(mover, p, m, out);
+                    }
+                }
+            }
+        }
+    }
+}
