@@ -30,6 +30,11 @@ const TABLEBASE_SLOW: [usize; 11] = [32, 33, 43, 47, 59, 67, 147, 148, 152, 153,
 /// twin b, so twin a is the diagram itself, which has other solutions.
 const KNOWN_DEFECTS: [(&str, usize, &str); 1] = [("popeye-regression.yaml", 165, "a")];
 
+/// Problems whose stated solution is only Popeye's message, no move: `help_play.tst` #12, an
+/// empty board (`NoWk NoBk`) where Popeye says "PostKeyPlay not applicable - ignored" and
+/// finds nothing, as feerie does.
+const MESSAGE_ONLY: [(&str, usize); 1] = [("popeye-regression.yaml", 72)];
+
 /// Whether document `doc` of `file` belongs to the CI part.
 fn quick(file: &str, doc: usize) -> bool {
     if file.ends_with("popeye-regression.yaml") {
@@ -72,7 +77,10 @@ fn run(files: &[&str], want_quick: bool) -> Outcome {
                         let ok = match r.verdict {
                             _ if defect => r.verdict == VerdictKind::Differs,
                             VerdictKind::Sound => true,
-                            VerdictKind::NoSolution => r.reason.contains("as stated"),
+                            VerdictKind::NoSolution => {
+                                r.reason.contains("as stated")
+                                    || MESSAGE_ONLY.iter().any(|&(file, doc)| f.ends_with(file) && r.document == doc)
+                            }
                             VerdictKind::Invalid => expected_illegal,
                             _ => false,
                         };

@@ -163,9 +163,11 @@ fn each_option_and_condition() {
         assert_eq!(p(v).options.reserve, r, "{v:?}");
     }
     assert!(p(&["NoBoard", "MaxTime 30"]).options.ignored.len() == 2);
+    let kingless = p(&["NoWk", "NoBk"]);
+    assert!(kingless.options.no_wk && kingless.options.no_bk && kingless.unsupported.is_empty());
     // Known Popeye keywords we do not support: unsupported, with the reason.
     for (v, reason) in [
-        (&["NoWk"][..], "Popeye option 'NoWk' is not supported yet"),
+        (&["Quodlibet"][..], "Popeye option 'Quodlibet' is not supported yet"),
         (&["NullMoves"][..], "NullMoves"),
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),

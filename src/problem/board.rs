@@ -40,8 +40,10 @@ pub(crate) struct RawPiece {
     pub rank: u8,
     /// The item as written.
     pub text: String,
-    /// The list it came from (`white`, `black`).
+    /// The list it came from (`white`, `black`, `neutral`).
     pub list: &'static str,
+    /// Whether it is a neutral piece (its `color` is then White's, meaningless).
+    pub neutral: bool,
 }
 
 /// Board dimensions and square naming: (files, ranks, name of the bottom rank).
@@ -88,15 +90,23 @@ fn split_item(word: &str, dims: Dims) -> Result<(String, u8, u8), String> {
     Ok((code.to_ascii_uppercase(), f - b'a', (rank_num - dims.first_rank as u32) as u8))
 }
 
-/// Reads `algebraic: {white: [...], black: [...]}`. Attributes and neutral pieces are added
-/// to `unsupported`.
-pub(crate) fn read_algebraic(v: &Value, dims: Dims, unsupported: &mut Vec<String>) -> Result<Vec<RawPiece>, Fault> {
+/// Reads `algebraic: {white: [...], black: [...], neutral: [...]}`. Attributes are added to
+/// `unsupported`; so are neutral pieces unless `neutral` (the chess rules play them).
+pub(crate) fn read_algebraic(v: &Value, dims: Dims, neutral: bool, unsupported: &mut Vec<String>) -> Result<Vec<RawPiece>, Fault> {
     let Value::Mapping(m) = untag(v) else {
         return Err(Fault::at(&["algebraic"], format!("'algebraic' must hold the lists 'white' and 'black', found {}", kind_of(v))));
     };
     let mut out = Vec::new();
-    for (list, color) in [("white", Color::White), ("black", Color::Black)] {
-        let alias = if list == "white" { "red" } else { "black" };
+    let lists: &[(&'static str, Color)] = if neutral {
+        &[("white", Color::White), ("black", Color::Black), ("neutral", Color::White)]
+    } else {
+        &[("white", Color::White), ("black", Color::Black)]
+    };
+    for &(list, color) in lists {
+        let alias = match list {
+            "white" => "red",
+            l => l,
+        };
         let Some(items) = field(m, list).or_else(|| field(m, alias)) else { continue };
         if let Value::Mapping(_) = items {
             return Err(Fault::at(&["algebraic", list], format!("'{list}' must be a list of pieces such as [Kb6, Sc5]")));
@@ -112,10 +122,11 @@ pub(crate) fn read_algebraic(v: &Value, dims: Dims, unsupported: &mut Vec<String
                 }
             }
             let (code, file, rank) = split_item(last, dims).map_err(|m| Fault::on(&["algebraic", list], last, m))?;
-            out.push(RawPiece { color, code, file, rank, text: last.to_string(), list });
+            out.push(RawPiece { color, code, file, rank, text: last.to_string(), list, neutral: list == "neutral" });
         }
     }
-    if let Some(n) = field(m, "neutral")
+    if !neutral
+        && let Some(n) = field(m, "neutral")
         && !texts(n, true).is_empty()
     {
         unsupported.push("neutral pieces are not supported yet".into());

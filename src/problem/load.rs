@@ -10,6 +10,7 @@ use super::stipulation::{Stipulation, StipulationError};
 use super::twins::{Twin, parse_twin};
 use super::yaml::{Locator, RawDoc, field, first_text_line, kind_of, scalar, shorten, texts, untag};
 use super::{Diagram, Loaded, Problem, Rules};
+use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::{Position, PositionError, Setup, sq_name};
 use crate::rules::Goal;
@@ -271,7 +272,7 @@ fn interpret(
                 let pieces = match &fen_text {
                     Some(f) => board::xiangqi_fen(f).map_err(|m| Fault::at(&["fen"], m))?.0,
                     None => {
-                        let raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), XIANGQI, unsupported)?;
+                        let raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), XIANGQI, false, unsupported)?;
                         board::xiangqi_pieces(&raw)?
                     }
                 };
@@ -305,7 +306,7 @@ fn interpret(
                 let pieces = match &fen_text {
                     Some(f) => board::cheskers_fen(f).map_err(|m| Fault::at(&["fen"], m))?.0,
                     None => {
-                        let raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), CHESS, unsupported)?;
+                        let raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), CHESS, false, unsupported)?;
                         board::cheskers_pieces(&raw)?
                     }
                 };
@@ -345,6 +346,8 @@ fn interpret(
     let pos_key = if fen_text.is_some() { "fen" } else { "algebraic" };
     let mut setup;
     let castling_allowed;
+    // Neutral pieces (the fairy rules play them), apart from the sides' pieces.
+    let mut neutrals: Vec<(Square, Kind)> = Vec::new();
     match &fen_text {
         Some(f) => {
             setup = crate::notation::parse_fen(f).map_err(|e| Fault::at(&["fen"], position_message(&e)))?;
@@ -352,7 +355,7 @@ fn interpret(
             castling_allowed = setup.castling;
         }
         None => {
-            let mut raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), CHESS, unsupported)?;
+            let mut raw = board::read_algebraic(field(map, "algebraic").unwrap_or(&Value::Null), CHESS, true, unsupported)?;
             // Popeye's pieces that feerie cannot play yet: the problem is unsupported, named.
             raw.retain(|p| match (crate::piece::Kind::from_code(&p.code), super::popeye::piece_name(&p.code)) {
                 (None, Some(name)) => {
@@ -362,7 +365,12 @@ fn interpret(
                 _ => true,
             });
             let pieces = match board::chess_pieces(&raw) {
-                Ok(p) => p,
+                Ok(mut p) => {
+                    let neutral_at = |s: Square| raw.iter().any(|r| r.neutral && Square(r.rank * 8 + r.file) == s);
+                    neutrals = p.iter().filter(|(s, _)| neutral_at(*s)).map(|&(s, pc)| (s, pc.kind)).collect();
+                    p.retain(|(s, _)| !neutral_at(*s));
+                    p
+                }
                 // A stipulation not supported yet may read the diagram otherwise (Popeye's
                 // `a=>b` lists a second position on the same board).
                 Err(_) if stipulation.is_none() => return Ok(None),
@@ -399,7 +407,19 @@ fn interpret(
     }
     setup.reserve_rule = rule;
     setup.side = Some(side);
-    sketch.diagram = Some(Diagram::of_setup(&setup));
+    sketch.diagram = Some({
+        let mut d = Diagram::of_setup(&setup);
+        d.neutral = neutrals
+            .iter()
+            .map(|&(s, k)| super::diagram::DiagramPiece {
+                color: Color::White,
+                figure: super::diagram::Figure::Chess(k),
+                file: s.0 % 8,
+                rank: s.0 / 8,
+            })
+            .collect();
+        d
+    });
     let mut ep_from_option = false;
     if let Some(ep) = parsed.en_passant {
         let mover = if ep.from.0 < ep.to.0 { Color::White } else { Color::Black };
@@ -427,7 +447,16 @@ fn interpret(
     // move unknown, and a proof game's diagram is a target, not a position to move from.
     let condition_unsupported = !parsed.unsupported.is_empty() || unsupported.len() > before_pieces || stipulation.is_none();
     // Fairy conditions and the pieces the chess position does not play: the fairy rules.
-    let fairy = !options.conditions.is_empty() || options.holes != 0 || setup.pieces.iter().any(|(_, p)| !p.kind.in_chess());
+    // A side without a king (Popeye's `NoWk`, `NoBk`: that side is never in check) and neutral
+    // pieces are played by the fairy rules too; a side with its king stays on the chess position.
+    let kingless = Color::BOTH.iter().any(|&c| {
+        !setup.pieces.iter().any(|(_, p)| p.color == c && p.kind == Kind::King) && !neutrals.iter().any(|&(_, k)| k == Kind::King)
+    });
+    let fairy = !options.conditions.is_empty()
+        || options.holes != 0
+        || setup.pieces.iter().any(|(_, p)| !p.kind.in_chess())
+        || !neutrals.is_empty()
+        || (kingless && (options.no_wk || options.no_bk));
     if !fairy {
         for t in &twins {
             for c in &t.commands {
@@ -465,6 +494,7 @@ fn interpret(
                 .pieces
                 .iter()
                 .map(|&(s, p)| (s, crate::rules::fairy::FPiece::new(crate::rules::fairy::Owner::of(p.color), p.kind)))
+                .chain(neutrals.iter().map(|&(s, k)| (s, crate::rules::fairy::FPiece::new(crate::rules::fairy::Owner::Neutral, k))))
                 .collect(),
             holes: options.holes,
             side: setup.side,

@@ -40,6 +40,10 @@ pub struct Options {
     pub intelligent: bool,
     /// `PostKeyPlay`: the diagram is the position after the key; show the play from there.
     pub post_key_play: bool,
+    /// `NoWk`: White has no king (and is never in check): the fairy rules play the problem.
+    pub no_wk: bool,
+    /// `NoBk`: Black has no king.
+    pub no_bk: bool,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -70,6 +74,8 @@ impl Default for Options {
             max_solutions: None,
             intelligent: false,
             post_key_play: false,
+            no_wk: false,
+            no_bk: false,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -96,6 +102,8 @@ impl Options {
         flag(self.white_to_play, "WhiteToPlay");
         flag(self.intelligent, "Intelligent");
         flag(self.post_key_play, "PostKeyPlay");
+        flag(self.no_wk, "NoWk");
+        flag(self.no_bk, "NoBk");
         if self.defence != 1 {
             v.push(format!("Defence {}", self.defence));
         }
@@ -164,8 +172,6 @@ pub struct OptionFault {
 
 /// Popeye options that feerie does not support yet (they change what is solved).
 pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
-    "NoWk",
-    "NoBk",
     "NullMoves",
     "Quodlibet",
     "GoalIsEnd",
@@ -697,6 +703,8 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                         p.unsupported.push("condition 'Hole' without its squares is not supported".into());
                     }
                 }
+                "nowk" => o.no_wk = true,
+                "nobk" => o.no_bk = true,
                 "enpassant" => {
                     let mut sqs = Vec::new();
                     let mut last = w;
@@ -852,9 +860,10 @@ mod tests {
         assert_eq!(p.options.reserve, ReserveRule { white: true, black: false });
         let p = parse(&["EnPassant g7 g6 g5"]).unwrap();
         assert_eq!(p.en_passant.map(|e| crate::position::sq_name(e.crossed)), Some("g6"));
-        let p = parse(&["NoWk", "Circe Parrain", "Variations"]).unwrap();
-        assert_eq!(p.unsupported.len(), 2);
-        assert!(p.options.variations);
+        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk"]).unwrap();
+        assert_eq!(p.unsupported.len(), 1);
+        assert!(p.options.variations && p.options.no_wk && p.options.no_bk);
+        assert_eq!(p.options.keywords(), ["Variations", "NoWk", "NoBk"]);
         assert!(parse(&["Foo"]).unwrap_err().message.contains("'Foo'"));
         assert!(parse(&["Defence"]).is_err());
     }

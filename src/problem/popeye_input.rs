@@ -278,6 +278,16 @@ fn english_code(code: &str, lang: Lang) -> Option<String> {
         Lang::De => PIECES_DE.iter().find(|(k, _)| *k == c).map(|(_, e)| e.to_string()),
         Lang::Fr => PIECES_FR.iter().find(|(k, _)| *k == c).map(|(_, e)| e.to_string()),
     }
+    // The fairy rules' pieces, by their codes in each language (`bb` Berolina Bauer, `el`
+    // Elch, `ai` aigle, …).
+    .or_else(|| {
+        let l = match lang {
+            Lang::En => crate::piece::Lang::En,
+            Lang::De => crate::piece::Lang::De,
+            Lang::Fr => crate::piece::Lang::Fr,
+        };
+        crate::piece::Kind::from_code_in(&c, l).map(|k| k.code().to_string())
+    })
 }
 
 /// Result of looking a word up among keywords.

@@ -18,6 +18,10 @@ fn with_mark(mv: &str, mark: &str) -> String {
 /// use feerie::report::text::translate;
 /// assert_eq!(translate("Sc5-e4", Lang::Fr), "Cc5-e4");
 /// assert_eq!(translate("e7-e8=Q", Lang::De), "e7-e8=D");
+/// assert_eq!(translate("nPb7-b8=nQ", Lang::De), "nBb7-b8=nD");
+/// assert_eq!(translate("d4*e5[+bSb8]", Lang::De), "d4*e5[+sSb8]");
+/// assert_eq!(translate("Rd2*d1[wRd1->h1]", Lang::De), "Td2*d1[wTd1->h1]");
+/// assert_eq!(translate("nPa7*b8=nS[+nBf8]", Lang::De), "nBa7*b8=nS[+nLf8]");
 /// assert_eq!(translate("R3.5", Lang::Fr), "R3.5");
 /// assert_eq!(translate("R+.3", Lang::De), "R+.3");
 /// ```
@@ -28,7 +32,20 @@ pub fn translate(mv: &str, lang: Lang) -> String {
     let mut out = String::new();
     let mut chars = mv.chars().peekable();
     let mut at_start = true;
+    // Inside a condition's note (`[+bSe8]`, `[wSf5->e8]`, `[d4=w]`) pieces have a colour letter.
+    let mut in_note = false;
     while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        // A neutral piece's `n` (`nPb6-b7`, `=nQ`) stays before its code; in a note, the
+        // colour letter is translated.
+        if at_start
+            && matches!(c, 'w' | 'b' | 'n')
+            && (in_note || c == 'n')
+            && next.is_some_and(|d| d.is_ascii_uppercase() || (in_note && d == ']'))
+        {
+            out.push(colour_letter(c, lang));
+            continue;
+        }
         // A piece code is upper-case letters at the start of the move or after '='.
         if c.is_ascii_uppercase() && at_start {
             let mut code = String::from(c);
@@ -43,7 +60,7 @@ pub fn translate(mv: &str, lang: Lang) -> String {
             // A chess piece code is followed by a square (or `*` in a short capture) or ends a
             // promotion; a Xiangqi WXF move (`R3.5`, `R+.3`) has a digit or a sign there and
             // keeps its letters in every language.
-            let wxf = !at_promotion(&out) && chars.peek().is_some_and(|d| d.is_ascii_digit() || matches!(d, '+' | '-' | '.'));
+            let wxf = !in_note && !at_promotion(&out) && chars.peek().is_some_and(|d| d.is_ascii_digit() || matches!(d, '+' | '-' | '.'));
             match crate::piece::Kind::from_code(&code) {
                 Some(k) if !wxf => out.push_str(k.code_in(lang)),
                 _ => out.push_str(&code),
@@ -51,14 +68,29 @@ pub fn translate(mv: &str, lang: Lang) -> String {
         } else {
             out.push(c);
         }
-        at_start = c == '=';
+        match c {
+            '[' => in_note = true,
+            ']' => in_note = false,
+            _ => {}
+        }
+        at_start = c == '=' || (in_note && matches!(c, '[' | '+' | '-'));
     }
     out
 }
 
+/// A colour letter of Popeye's notation (`w`, `b`, `n` for neutral) in `lang`.
+fn colour_letter(c: char, lang: Lang) -> char {
+    match (lang, c) {
+        (Lang::De, 'b') => 's',
+        (Lang::Fr, 'w') => 'b',
+        (Lang::Fr, 'b') => 'n',
+        _ => c,
+    }
+}
+
 /// Whether the text written so far ends a promotion's `=`.
 fn at_promotion(out: &str) -> bool {
-    out.ends_with('=')
+    out.ends_with('=') || out.ends_with("=n")
 }
 
 fn tr(node: &Node, lang: Lang) -> String {
