@@ -655,22 +655,26 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 }
 
-/// Whether two move texts name the same move, whatever the conditions' effects in brackets
-/// (`f2-f3[+wRe2]` after a Parrain Circe capture is the threat `f2-f3`).
+/// Whether two move texts name the same move as Popeye compares a threat with the
+/// continuations: the same piece from the same square to the same square, whatever the
+/// conditions' effects in brackets (`f2-f3[+wRe2]` after a Parrain Circe capture is the
+/// threat `f2-f3`) and whether it captures (`Sc1*e2[+bPe7]` is the threat `Sc1-e2`).
 fn same_move(a: &str, b: &str) -> bool {
     fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
         let mut depth = 0;
-        s.chars().filter(move |&c| {
-            match c {
-                '[' => depth += 1,
-                ']' => {
-                    depth -= 1;
-                    return false;
+        s.chars()
+            .filter(move |&c| {
+                match c {
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        return false;
+                    }
+                    _ => {}
                 }
-                _ => {}
-            }
-            depth == 0
-        })
+                depth == 0
+            })
+            .map(|c| if c == '*' { '-' } else { c })
     }
     a == b || bare(a).eq(bare(b))
 }
