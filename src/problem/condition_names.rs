@@ -83,3 +83,53 @@ pub fn rebirth_option(word: &str) -> Option<&'static str> {
     let first = hits.next()?;
     hits.all(|en| en == first).then_some(first)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::options::fairy_condition;
+    use crate::rules::fairy::Condition;
+    use crate::rules::fairy::conditions::Rebirth;
+
+    #[test]
+    fn rebirth_options_in_every_language_and_by_prefix() {
+        assert_eq!(rebirth_option("rexinkl"), Some("RexInclusive"));
+        assert_eq!(rebirth_option("RexInclusif"), Some("RexInclusive"));
+        assert_eq!(rebirth_option("fallschirm"), Some("Parachute"));
+        assert_eq!(rebirth_option("Strikt"), Some("Strict"));
+        assert_eq!(rebirth_option("rex"), None, "RexInclusive or RexExclusive");
+        assert_eq!(rebirth_option("e4"), None);
+    }
+
+    #[test]
+    fn circe_family_names_and_options() {
+        let c = |w: &[&str]| fairy_condition(w).map(|(c, n)| (c, n));
+        assert_eq!(c(&["Circe", "RexInclusive"]), Some((Condition::Rebirth(Rebirth::Circe { rex: true }), 2)));
+        assert_eq!(c(&["CirceParrain"]), Some((Condition::Rebirth(Rebirth::Parrain), 1)));
+        assert_eq!(c(&["Circe", "Parrain"]), Some((Condition::Rebirth(Rebirth::Parrain), 2)));
+        assert_eq!(c(&["Circe", "LastMove", "Equipollents"]), Some((Condition::Rebirth(Rebirth::Parrain), 3)));
+        assert_eq!(c(&["Marscirce"]), Some((Condition::Rebirth(Rebirth::Mars), 1)));
+        assert_eq!(c(&["AntiCirce", "Cheylan"]), Some((Condition::Rebirth(Rebirth::Anti { cheylan: true }), 2)));
+        assert_eq!(c(&["Gitterschach"]), Some((Condition::Grid, 1)));
+        assert_eq!(c(&["SchwarzerLaengstzueger"]), Some((Condition::Maximummer(crate::piece::Color::Black), 1)));
+        // Options feerie does not play: the condition is not played.
+        assert_eq!(c(&["Circe", "Parachute"]), None);
+        assert_eq!(c(&["AntiCirce", "Relaxed"]), None);
+        assert_eq!(c(&["MarsCirce", "RexExclusive"]), None);
+    }
+
+    #[test]
+    fn german_popeye_input_reads_circe_options() {
+        let loaded = crate::problem::load_popeye_str(GERMAN, "de.inp");
+        assert_eq!(loaded.len(), 3);
+        let crate::problem::Loaded::Ready(p) = &loaded[0] else { panic!("{:?}", loaded[0]) };
+        assert!(p.options.keywords().join(" ").contains("Circe RexInclusive"), "{:?}", p.options.keywords());
+        let crate::problem::Loaded::Unsupported { reason, .. } = &loaded[1] else { panic!("{:?}", loaded[1]) };
+        assert!(reason.contains("condition 'Circe Parachute'"), "{reason}");
+        assert!(matches!(loaded[2], crate::problem::Loaded::Ready(_)), "{:?}", loaded[2]);
+    }
+
+    const GERMAN: &str = "anfangproblem\nforderung #2\nbedingung circe rexinkl\nsteine weiss kc3 tb8e5 schwarz ka3\nweiter\n\
+        forderung #2\nbedingung circe fallschirm\nsteine weiss kc3 tb8e5 schwarz ka3\nweiter\n\
+        forderung #2\nbedingung gitterschach\nsteine weiss kc3 tb8e5 schwarz ka3\nendeproblem\n";
+}
