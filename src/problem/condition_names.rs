@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn circe_family_names_and_options() {
-        let c = |w: &[&str]| fairy_condition(w).map(|(c, n)| (c, n));
+        let c = |w: &[&str]| fairy_condition(w);
         assert_eq!(c(&["Circe", "RexInclusive"]), Some((Condition::Rebirth(Rebirth::Circe { rex: true }), 2)));
         assert_eq!(c(&["CirceParrain"]), Some((Condition::Rebirth(Rebirth::Parrain), 1)));
         assert_eq!(c(&["Circe", "Parrain"]), Some((Condition::Rebirth(Rebirth::Parrain), 2)));
