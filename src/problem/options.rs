@@ -813,9 +813,12 @@ mod tests {
         assert_eq!(p.options.reserve, ReserveRule { white: true, black: false });
         let p = parse(&["EnPassant g7 g6 g5"]).unwrap();
         assert_eq!(p.en_passant.map(|e| crate::position::sq_name(e.crossed)), Some("g6"));
-        let p = parse(&["NoWk", "Circe Parrain", "Variations"]).unwrap();
+        let p = parse(&["NoWk", "Circe Couscous", "Variations"]).unwrap();
         assert_eq!(p.unsupported.len(), 2);
+        assert!(p.unsupported[1].contains("'Circe Couscous'"), "{:?}", p.unsupported);
         assert!(p.options.variations);
+        let p = parse(&["Circe Parrain"]).unwrap();
+        assert_eq!(p.options.conditions.names(), ["ParrainCirce"]);
         assert!(parse(&["Foo"]).unwrap_err().message.contains("'Foo'"));
         assert!(parse(&["Defence"]).is_err());
     }
