@@ -19,6 +19,7 @@
 //! ```
 
 mod board;
+pub mod condition_names;
 mod diagram;
 mod error;
 mod load;

@@ -515,65 +515,66 @@ pub fn reserve_condition(words: &[&str]) -> Option<(ReserveRule, usize)> {
 /// they differ.
 pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
     let w0 = norm(words.first()?);
-    let next = |i: usize| words.get(i).map(|w| norm(w)).unwrap_or_default();
-    let prefix_of = |n: &str, full: &str| n.len() >= 4 && full.starts_with(n);
-    let rex = |i: usize| -> (bool, usize) {
-        let n = next(i);
-        if prefix_of(&n, "rexinclusive") {
-            (true, 1)
-        } else if prefix_of(&n, "rexexclusive") {
-            (false, 1)
-        } else {
-            (false, 0)
-        }
-    };
-    let found = match w0.as_str() {
-        "circe" => {
-            let (r, n) = rex(1);
-            (Condition::Rebirth(Rebirth::Circe { rex: r }), 1 + n)
-        }
-        "anticirce" => {
-            let n1 = next(1);
-            let (cheylan, n) = if prefix_of(&n1, "cheylan") {
-                (true, 1)
-            } else if prefix_of(&n1, "calvet") {
-                (false, 1)
-            } else {
-                (false, 0)
-            };
-            (Condition::Rebirth(Rebirth::Anti { cheylan }), 1 + n)
-        }
-        "marscirce" => (Condition::Rebirth(Rebirth::Mars), 1),
-        "madrasi" => {
-            let (r, n) = rex(1);
-            (Condition::Madrasi { rex: r }, 1 + n)
-        }
-        "blackmaximummer" | "schwarzermaximummer" | "maximumnoir" => (Condition::Maximummer(Color::Black), 1),
-        "whitemaximummer" | "weissermaximummer" | "maximumblanc" => (Condition::Maximummer(Color::White), 1),
-        "gridchess" | "gitterschach" | "echecsgrille" => (Condition::Grid, 1),
-        "monochromchess" | "einfarbigesschach" | "echecsmonochromes" => (Condition::Monochrome, 1),
-        "bichromchess" | "zweifarbigesschach" | "echecsbichromes" => (Condition::Bichrome, 1),
-        "andernachchess" | "andernachschach" | "echecsandernach" => (Condition::Andernach, 1),
-        "antiandernachchess" | "antiandernachschach" | "echecsantiandernach" => (Condition::AntiAndernach, 1),
-        "isardam" => {
-            let (r, n) = rex(1);
-            (Condition::Isardam { rex: r }, 1 + n)
-        }
-        "patrouille" | "patrol" | "patrolchess" | "patrouilleschach" => (Condition::Patrol, 1),
-        "koeko" => (Condition::KoeKo, 1),
-        "checklesschess" | "checkless" | "ohneschach" | "sansechecs" => (Condition::Checkless, 1),
-        "take&makechess" | "take&make" | "take&makeschach" | "take&makeechecs" => (Condition::TakeMake, 1),
-        "make&takechess" | "make&take" | "make&takeschach" | "make&takeechecs" => (Condition::MakeTake, 1),
-        "annanchess" | "annan" | "annanschach" | "annanechecs" => (Condition::Annan, 1),
-        "haanerchess" | "haaner" | "haan" | "haanerschach" => (Condition::Haaner, 1),
-        _ => return None,
-    };
-    // A parameter feerie does not know (`Circe Parrain`, `Madrasi RI`): the whole condition
-    // is one feerie does not play yet.
-    match words.get(found.1) {
+    let named = |e: &(&str, &str, &str)| [e.0, e.1, e.2].iter().any(|n| norm(n) == w0);
+    let en = super::condition_names::CONDITION_NAMES.iter().find(|e| named(e)).map(|e| e.0)?;
+    // The Circe family's options that follow (English names), as far as they go.
+    let opts: Vec<&str> = words[1..].iter().map_while(|w| super::condition_names::rebirth_option(w)).collect();
+    let has = |o: &str| opts.contains(&o);
+    let only = |allowed: &[&str]| opts.iter().all(|o| allowed.contains(o));
+    let found =
+        match en {
+            "Circe" if has("Parrain") || (has("LastMove") && has("Equipollents")) => {
+                only(&["Parrain", "LastMove", "Equipollents", "RexExclusive", "Relaxed"]).then_some(Condition::Rebirth(Rebirth::Parrain))
+            }
+            "Circe" => only(&["RexInclusive", "RexExclusive", "Relaxed"])
+                .then_some(Condition::Rebirth(Rebirth::Circe { rex: has("RexInclusive") })),
+            "AntiCirce" => only(&["RexInclusive", "Strict", "Calvet", "Cheylan"])
+                .then_some(Condition::Rebirth(Rebirth::Anti { cheylan: has("Cheylan") })),
+            "MarsCirce" => only(&["RexInclusive"]).then_some(Condition::Rebirth(Rebirth::Mars)),
+            "ParrainCirce" => only(&["RexExclusive", "Relaxed"]).then_some(Condition::Rebirth(Rebirth::Parrain)),
+            "Madrasi" => only(&["RexInclusive", "RexExclusive"]).then_some(Condition::Madrasi { rex: has("RexInclusive") }),
+            "BlackMaximummer" => only(&[]).then_some(Condition::Maximummer(Color::Black)),
+            "WhiteMaximummer" => only(&[]).then_some(Condition::Maximummer(Color::White)),
+            "GridChess" => only(&[]).then_some(Condition::Grid),
+            "MonochromChess" => only(&[]).then_some(Condition::Monochrome),
+            "BichromChess" => only(&[]).then_some(Condition::Bichrome),
+            "AndernachChess" => only(&[]).then_some(Condition::Andernach),
+            "AntiAndernachChess" => only(&[]).then_some(Condition::AntiAndernach),
+            "Isardam" => only(&["RexInclusive", "RexExclusive"]).then_some(Condition::Isardam { rex: has("RexInclusive") }),
+            "Patrouille" => only(&[]).then_some(Condition::Patrol),
+            "KoeKo" => only(&[]).then_some(Condition::KoeKo),
+            "ChecklessChess" => only(&[]).then_some(Condition::Checkless),
+            "Take&MakeChess" => only(&[]).then_some(Condition::TakeMake),
+            "Make&TakeChess" => only(&[]).then_some(Condition::MakeTake),
+            "AnnanChess" => only(&[]).then_some(Condition::Annan),
+            "HaanerChess" => only(&[]).then_some(Condition::Haaner),
+            _ => None,
+        }?;
+    let used = 1 + opts.len();
+    // A parameter feerie does not know (`Madrasi RI`): the whole condition is one feerie
+    // does not play yet.
+    match words.get(used) {
         Some(w) if !is_keyword(w) => None,
-        _ => Some(found),
+        _ => Some((found, used)),
     }
+}
+
+/// The name of a fairy condition feerie plays with options it does not play (`Circe
+/// Parachute`, `AntiCirce Relaxed`), for the message that it is not supported yet.
+fn fairy_condition_with_options(words: &[&str]) -> Option<String> {
+    let w0 = norm(words.first()?);
+    let e = super::condition_names::CONDITION_NAMES.iter().find(|e| [e.0, e.1, e.2].iter().any(|n| norm(n) == w0))?;
+    let mut name = e.0.to_string();
+    for w in &words[1..] {
+        match super::condition_names::rebirth_option(w) {
+            Some(o) => {
+                name.push(' ');
+                name.push_str(o);
+            }
+            None => break,
+        }
+    }
+    Some(name)
 }
 
 /// Whether a word starts an option or a condition that feerie knows (supported or not).
@@ -795,7 +796,9 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                         p.unsupported.push(format!("Popeye option '{k}' is not supported yet"));
                         i = skip_arguments(&words, i);
                         continue;
-                    } else if let Some(k) = find_in(List::Conditions, w) {
+                    } else if let Some(k) =
+                        fairy_condition_with_options(&words[i..]).or_else(|| find_in(List::Conditions, w).map(String::from))
+                    {
                         p.unsupported.push(format!("condition '{k}' is not supported yet"));
                         p.has_condition = true;
                         i = skip_arguments(&words, i);
@@ -864,6 +867,12 @@ mod tests {
         assert_eq!(p.unsupported.len(), 1);
         assert!(p.options.variations && p.options.no_wk && p.options.no_bk);
         assert_eq!(p.options.keywords(), ["Variations", "NoWk", "NoBk"]);
+        let p = parse(&["NoWk", "Circe Couscous", "Variations"]).unwrap();
+        assert_eq!(p.unsupported.len(), 1);
+        assert!(p.unsupported[0].contains("'Circe Couscous'"), "{:?}", p.unsupported);
+        assert!(p.options.variations);
+        let p = parse(&["Circe Parrain"]).unwrap();
+        assert_eq!(p.options.conditions.names(), ["ParrainCirce"]);
         assert!(parse(&["Foo"]).unwrap_err().message.contains("'Foo'"));
         assert!(parse(&["Defence"]).is_err());
     }

@@ -631,12 +631,22 @@ fn option_table(lang: Lang) -> Vec<(String, &'static str)> {
     t
 }
 
-fn condition_table() -> Vec<(String, &'static str)> {
-    super::options::CONDITIONS
-        .iter()
-        .map(|c| (c.to_lowercase(), CONDITION_ALIASES.iter().find(|(a, _)| a.eq_ignore_ascii_case(c)).map_or(*c, |(_, en)| *en)))
-        .chain(CONDITION_ALIASES.iter().map(|(a, en)| (a.to_lowercase(), *en)))
-        .collect()
+/// The conditions' names (English, and the French or German names of the conditions feerie
+/// plays), and the words that may follow the Circe family, each with its English name.
+fn condition_table(lang: Lang) -> Vec<(String, &'static str)> {
+    use super::condition_names::{CONDITION_NAMES, REBIRTH_OPTIONS};
+    let pick = |e: &(&'static str, &'static str, &'static str)| match lang {
+        Lang::En => e.0,
+        Lang::Fr => e.1,
+        Lang::De => e.2,
+    };
+    let mut t: Vec<(String, &'static str)> = super::options::CONDITIONS.iter().map(|c| (c.to_lowercase(), *c)).collect();
+    for e in CONDITION_NAMES.iter().chain(REBIRTH_OPTIONS) {
+        t.push((pick(e).to_lowercase(), e.0));
+        t.push((e.0.to_lowercase(), e.0));
+    }
+    t.extend(CONDITION_ALIASES.iter().map(|(a, en)| (a.to_lowercase(), *en)));
+    t
 }
 
 /// Other names of the conditions feerie plays (aliases, German and French), with the
@@ -664,7 +674,7 @@ const CONDITION_ALIASES: &[(&str, &str)] = &[
 /// Reads one twin's commands (after `Twin` or `ZeroPosition`).
 fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
     let twin_words = lower_table(TWIN_COMMANDS, r.lang);
-    let conditions = condition_table();
+    let conditions = condition_table(r.lang);
     let mut out: Vec<Item> = Vec::new();
     let mut current = "";
     while let Some(t) = r.peek().cloned() {
@@ -752,7 +762,7 @@ fn popeye_only_stipulation(s: &str) -> bool {
 /// whether another problem follows.
 fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
     let options = option_table(r.lang);
-    let conditions = condition_table();
+    let conditions = condition_table(r.lang);
     while let Some(t) = r.peek().cloned() {
         r.i += 1;
         let cmd = match command(&t.text, r.lang) {

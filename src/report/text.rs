@@ -24,10 +24,16 @@ fn with_mark(mv: &str, mark: &str) -> String {
 /// assert_eq!(translate("nPa7*b8=nS[+nBf8]", Lang::De), "nBa7*b8=nS[+nLf8]");
 /// assert_eq!(translate("R3.5", Lang::Fr), "R3.5");
 /// assert_eq!(translate("R+.3", Lang::De), "R+.3");
+/// assert_eq!(translate("b2*a1=Q[bQa1->d8]", Lang::De), "b2*a1=D[sDa1->d8]");
+/// assert_eq!(translate("d4*e5[+bSe8]", Lang::Fr), "d4*e5[+nCe8]");
 /// ```
 pub fn translate(mv: &str, lang: Lang) -> String {
     if lang == Lang::En {
         return mv.to_string();
+    }
+    // What the fairy conditions did (`[+bSe8]`, `[wPb4->f8=Q]`) follows the move in brackets.
+    if let Some(i) = mv.find('[') {
+        return translate(&mv[..i], lang) + &crate::rules::fairy::translate_notes(&mv[i..], lang);
     }
     let mut out = String::new();
     let mut chars = mv.chars().peekable();

@@ -623,8 +623,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let r = q.play(d);
         let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), mark(&r), Role::Defence);
-        let by_threat =
-            |len: u32, cont: &[Node]| threat.len > 0 && len == threat.len && threat.moves.iter().all(|t| cont.iter().any(|c| &c.mv == t));
+        let by_threat = |len: u32, cont: &[Node]| {
+            threat.len > 0 && len == threat.len && threat.moves.iter().all(|t| cont.iter().any(|c| same_move(&c.mv, t)))
+        };
         match self.mode {
             Mode::Direct => {
                 let (len, cont) = self.att_nodes(&r, b, opts);
@@ -652,6 +653,30 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         Some(dn)
     }
+}
+
+/// Whether two move texts name the same move as Popeye compares a threat with the
+/// continuations: the same piece from the same square to the same square, whatever the
+/// conditions' effects in brackets (`f2-f3[+wRe2]` after a Parrain Circe capture is the
+/// threat `f2-f3`) and whether it captures (`Sc1*e2[+bPe7]` is the threat `Sc1-e2`).
+fn same_move(a: &str, b: &str) -> bool {
+    fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
+        let mut depth = 0;
+        s.chars()
+            .filter(move |&c| {
+                match c {
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        return false;
+                    }
+                    _ => {}
+                }
+                depth == 0
+            })
+            .map(|c| if c == '*' { '-' } else { c })
+    }
+    a == b || bare(a).eq(bare(b))
 }
 
 /// The threat after an attacker's move, against which the defences are written out.

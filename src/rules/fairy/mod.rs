@@ -54,6 +54,7 @@ use crate::rules::{Game, Goal};
 use arrayvec::ArrayVec;
 use conditions::Hooks;
 pub use conditions::{Condition, Conditions};
+pub use notation::translate_notes;
 use std::fmt;
 
 /// Who owns a piece: one side, or both (a neutral piece).

@@ -72,10 +72,82 @@ pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
         }
     }
     let after = pos.make_move(m);
+    let mut notes = String::new();
     for c in pos.conditions.iter() {
-        c.note(pos, &m, &after, &mut s);
+        c.note(pos, &m, &after, &mut notes);
     }
+    s.push_str(&translate_notes(&notes, lang));
     s
+}
+
+/// Popeye's colour letter in a bracket: `w`/`b`/`n` in English, `w`/`s`/`n` in German,
+/// `b`/`n`/`n` in French.
+fn colour_letter(c: char, lang: Lang) -> char {
+    match (lang, c) {
+        (Lang::En, c) => c,
+        (Lang::De, 'b') => 's',
+        (Lang::Fr, 'w') => 'b',
+        (Lang::Fr, 'b') => 'n',
+        (_, c) => c,
+    }
+}
+
+/// The conditions' notes (written in English: `[+bSe8]`, `[wPb4->f8=Q]`, `[d4=w]`) in the
+/// language of the output: colour letters and piece codes translated.
+pub fn translate_notes(notes: &str, lang: Lang) -> String {
+    if lang == Lang::En || notes.is_empty() {
+        return notes.to_string();
+    }
+    let b: Vec<char> = notes.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let mut depth = 0;
+    // Reads an English piece code at `j` (one or two capitals, longest known first).
+    let code_at = |j: usize| -> Option<(Kind, usize)> {
+        for len in [2, 1] {
+            if j + len <= b.len() && b[j..j + len].iter().all(|c| c.is_ascii_uppercase()) {
+                let code: String = b[j..j + len].iter().collect();
+                if let Some(k) = Kind::from_code(&code) {
+                    return Some((k, len));
+                }
+            }
+        }
+        None
+    };
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ => {}
+        }
+        if depth > 0 && matches!(c, 'w' | 'b' | 'n') {
+            // A colour letter: before a piece code, or after `=` at the end of a colour change.
+            if let Some((k, len)) = code_at(i + 1) {
+                out.push(colour_letter(c, lang));
+                out.push_str(k.code_in(lang));
+                i += 1 + len;
+                continue;
+            }
+            if i > 0 && b[i - 1] == '=' {
+                out.push(colour_letter(c, lang));
+                i += 1;
+                continue;
+            }
+        }
+        if depth > 0
+            && c == '='
+            && let Some((k, len)) = code_at(i + 1)
+        {
+            out.push('=');
+            out.push_str(k.code_in(lang));
+            i += 1 + len;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 /// The legal move that `text` names: as [`move_text`] writes it, or without the conditions'

@@ -112,6 +112,30 @@ impl Rebirth {
     }
 }
 
+/// Parrain Circe: the piece waiting since the last capture, and the square it is reborn on
+/// after `m` (its capture square shifted by the vector of `m`; for castling, the king's), if
+/// that square is on the board and free once `m` is made (`after`).
+pub(crate) fn parrain_rebirth(before: &FairyPosition, m: &FMove, after: &FairyPosition) -> Option<(FPiece, Square)> {
+    let (p, t) = parrain_target(before, m)?;
+    (after.piece_at(t).is_none() && after.holes & (1u64 << t.0) == 0).then_some((p, t))
+}
+
+/// Parrain Circe: the waiting piece and its capture square shifted by the vector of `m`,
+/// when that is on the board.
+fn parrain_target(before: &FairyPosition, m: &FMove) -> Option<(FPiece, Square)> {
+    let (p, s) = before.pending?;
+    let to = match m.rook {
+        Some(rook) => crate::position::castle_squares(m.from, rook).0,
+        None => m.to,
+    };
+    let (df, dr) = ((to.0 % 8) as i32 - (m.from.0 % 8) as i32, (to.0 / 8) as i32 - (m.from.0 / 8) as i32);
+    let (f, r) = ((s.0 % 8) as i32 + df, (s.0 / 8) as i32 + dr);
+    if !(0..8).contains(&f) || !(0..8).contains(&r) {
+        return None;
+    }
+    Some((p, Square((r * 8 + f) as u8)))
+}
+
 impl Hooks for Rebirth {
     fn capture_origin(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color) -> Option<Option<Square>> {
         if *self != Rebirth::Mars {
@@ -147,6 +171,12 @@ impl Hooks for Rebirth {
 
     fn after(&self, before: &FairyPosition, m: &FMove, after: &mut FairyPosition) {
         let Some(v) = m.victim else {
+            if *self == Rebirth::Parrain {
+                after.pending = None;
+                if let Some((p, t)) = parrain_rebirth(before, m, after) {
+                    after.put(t, p);
+                }
+            }
             return;
         };
         let mover = before.side;
@@ -167,11 +197,32 @@ impl Hooks for Rebirth {
                     after.put(r, p);
                 }
             }
-            Rebirth::Mars | Rebirth::Parrain => {}
+            Rebirth::Parrain => {
+                // The last capture's victim, first (it is reborn after this move), then
+                // this move's, which waits for the next.
+                after.pending = None;
+                if let Some((p, t)) = parrain_rebirth(before, m, after) {
+                    after.put(t, p);
+                }
+                if let Some(victim) = before.piece_at(v) {
+                    after.pending = Some((victim, v));
+                }
+            }
+            Rebirth::Mars => {}
         }
     }
 
     fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
+        if *self == Rebirth::Parrain {
+            if let Some((p, t)) = parrain_target(before, m)
+                && t != m.to
+                && after.piece_at(t) == Some(p)
+                && (before.piece_at(t).is_none() || t == m.from || m.victim == Some(t))
+            {
+                out.push_str(&format!("[+{}{}]", piece_text(p), sq_name(t)));
+            }
+            return;
+        }
         let Some(v) = m.victim else { return };
         let mover = before.side;
         match *self {
