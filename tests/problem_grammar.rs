@@ -171,7 +171,7 @@ fn each_option_and_condition() {
         (&["NullMoves"][..], "NullMoves"),
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),
-        (&["Circe Parrain"][..], "Circe"),
+        (&["Circe Couscous"][..], "Circe Couscous"),
         (&["Isardam TypeB"][..], "Isardam"),
     ] {
         let r = p(v);

@@ -516,7 +516,22 @@ pub fn reserve_condition(words: &[&str]) -> Option<(ReserveRule, usize)> {
 pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
     let w0 = norm(words.first()?);
     let named = |e: &(&str, &str, &str)| [e.0, e.1, e.2].iter().any(|n| norm(n) == w0);
-    let en = super::condition_names::CONDITION_NAMES.iter().find(|e| named(e)).map(|e| e.0)?;
+    // Other names Popeye's suite uses for conditions feerie plays.
+    const ALIASES: &[(&str, &str)] = &[
+        ("annan", "AnnanChess"),
+        ("take&make", "Take&MakeChess"),
+        ("make&take", "Make&TakeChess"),
+        ("haaner", "HaanerChess"),
+        ("patrol", "Patrouille"),
+        ("patrolchess", "Patrouille"),
+        ("checkless", "ChecklessChess"),
+        ("marscirce", "MarsCirce"),
+    ];
+    let en = super::condition_names::CONDITION_NAMES
+        .iter()
+        .find(|e| named(e))
+        .map(|e| e.0)
+        .or_else(|| ALIASES.iter().find(|(a, _)| *a == w0).map(|(_, en)| *en))?;
     // The Circe family's options that follow (English names), as far as they go.
     let opts: Vec<&str> = words[1..].iter().map_while(|w| super::condition_names::rebirth_option(w)).collect();
     let has = |o: &str| opts.contains(&o);
