@@ -213,3 +213,17 @@ fn hunters_and_a_to_b_are_unsupported() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Popeye's short condition names that are prefixes of several names of one condition, or of a
+/// condition and a Circe option (`take`: Take&MakeChess and Circe's Take&Make), read as the
+/// condition, as Popeye reads them.
+#[test]
+fn short_condition_names_read_as_popeye_reads_them() {
+    for (word, name) in [("take", "Take&MakeChess"), ("haan", "HaanerChess"), ("ohneschach", "ChecklessChess"), ("annan", "AnnanChess")] {
+        let text = format!("beginproblem\nstipulation h#2\ncondition {word}\npieces white ke1 qd1 black ke8\nendproblem\n");
+        match &feerie::problem::load_popeye_str(&text, "c.inp")[0] {
+            Loaded::Ready(p) => assert_eq!(p.options.conditions.names(), [name], "{word}"),
+            other => panic!("{word}: {other:?}"),
+        }
+    }
+}

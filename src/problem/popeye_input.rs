@@ -640,8 +640,14 @@ fn condition_table(lang: Lang) -> Vec<(String, &'static str)> {
         Lang::Fr => e.1,
         Lang::De => e.2,
     };
-    let mut t: Vec<(String, &'static str)> = super::options::CONDITIONS.iter().map(|c| (c.to_lowercase(), *c)).collect();
-    for e in CONDITION_NAMES.iter().chain(REBIRTH_OPTIONS) {
+    let mut t: Vec<(String, &'static str)> = super::options::CONDITIONS
+        .iter()
+        .map(|c| (c.to_lowercase(), CONDITION_ALIASES.iter().find(|(a, _)| a.eq_ignore_ascii_case(c)).map_or(*c, |(_, en)| *en)))
+        .collect();
+    // A Circe option named like a condition (`Take&Make`) would make the condition's prefix
+    // (`take`) ambiguous: the condition wins, as in Popeye.
+    let aliased = |e: &&(&'static str, &'static str, &'static str)| !CONDITION_ALIASES.iter().any(|(a, _)| a.eq_ignore_ascii_case(e.0));
+    for e in CONDITION_NAMES.iter().chain(REBIRTH_OPTIONS.iter().filter(aliased)) {
         t.push((pick(e).to_lowercase(), e.0));
         t.push((e.0.to_lowercase(), e.0));
     }
