@@ -698,24 +698,11 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 }
                 "postkeyplay" => o.post_key_play = true,
                 "hole" | "holes" | "trou" | "loch" => {
-                    let mut any = false;
-                    while let Some(next) = words.get(i + 1) {
-                        if !looks_like_squares(next) {
-                            break;
-                        }
-                        let Some(v) = squares_in(next) else {
-                            return Err(OptionFault {
-                                message: format!("condition 'Hole': '{next}' holds a square off the board"),
-                                word: next.to_string(),
-                            });
-                        };
-                        for s in v {
-                            o.holes |= 1u64 << s.0;
-                        }
-                        any = true;
-                        i += 1;
+                    let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
+                    for s in &sqs {
+                        o.holes |= 1u64 << s.0;
                     }
-                    if !any {
+                    if sqs.is_empty() {
                         p.unsupported.push("condition 'Hole' without its squares is not supported".into());
                     }
                 }
@@ -743,32 +730,19 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                     p.en_passant = Some(en_passant_spec(&sqs, last)?);
                 }
                 "nocastling" => {
-                    let mut any = false;
-                    while let Some(next) = words.get(i + 1) {
-                        if !looks_like_squares(next) {
-                            break;
-                        }
-                        let Some(v) = squares_in(next) else {
-                            return Err(OptionFault {
-                                message: format!("option 'NoCastling': '{next}' holds a square off the board"),
-                                word: next.to_string(),
-                            });
+                    let sqs = square_arguments(&words, &mut i, "option 'NoCastling'")?;
+                    for &s in &sqs {
+                        p.no_castling |= match crate::position::sq_name(s) {
+                            "a1" => castle::WQ,
+                            "h1" => castle::WK,
+                            "e1" => castle::WK | castle::WQ,
+                            "a8" => castle::BQ,
+                            "h8" => castle::BK,
+                            "e8" => castle::BK | castle::BQ,
+                            _ => 0,
                         };
-                        for s in v {
-                            p.no_castling |= match crate::position::sq_name(s) {
-                                "a1" => castle::WQ,
-                                "h1" => castle::WK,
-                                "e1" => castle::WK | castle::WQ,
-                                "a8" => castle::BQ,
-                                "h8" => castle::BK,
-                                "e8" => castle::BK | castle::BQ,
-                                _ => 0,
-                            };
-                        }
-                        any = true;
-                        i += 1;
                     }
-                    if !any {
+                    if sqs.is_empty() {
                         return Err(OptionFault {
                             message:
                                 "option 'NoCastling' needs the squares of the kings or rooks that may not castle, e.g. 'NoCastling a1 h8'"
@@ -828,6 +802,24 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
     }
     p.options.reserve = reserve.unwrap_or_default();
     Ok(p)
+}
+
+/// The squares written in the words after `words[*i]` (`a1 h8`, `a1h8`), as far as they are
+/// squares; `*i` is left on the last one read. A word of squares with one off the board is a
+/// fault of `what`.
+fn square_arguments(words: &[&str], i: &mut usize, what: &str) -> Result<Vec<Square>, OptionFault> {
+    let mut out = Vec::new();
+    while let Some(next) = words.get(*i + 1) {
+        if !looks_like_squares(next) {
+            break;
+        }
+        let Some(v) = squares_in(next) else {
+            return Err(OptionFault { message: format!("{what}: '{next}' holds a square off the board"), word: next.to_string() });
+        };
+        out.extend(v);
+        *i += 1;
+    }
+    Ok(out)
 }
 
 /// Skips the words after an unsupported keyword up to the next keyword; returns the index of
