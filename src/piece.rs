@@ -266,15 +266,7 @@ pub fn walk<S: Shape>(
             }
             Component::Ride(a, b) => {
                 for (dx, dy) in images(a, b) {
-                    let (mut x, mut y) = (f + dx as i32, r + dy as i32);
-                    while let Some(t) = at(x, y) {
-                        land(t, visit);
-                        if occ(t) {
-                            break;
-                        }
-                        x += dx as i32;
-                        y += dy as i32;
-                    }
+                    ride_line(f, r, dx as i32, dy as i32, &at, &occ, visit);
                 }
             }
             Component::QuietRide(lines) => {
@@ -328,15 +320,7 @@ pub fn walk<S: Shape>(
             Component::LongHop(lines) => {
                 for &(dx, dy) in lines.steps() {
                     let Some((hx, hy)) = first_piece(f, r, dx as i32, dy as i32, &at, &occ) else { continue };
-                    let (mut x, mut y) = (hx + dx as i32, hy + dy as i32);
-                    while let Some(t) = at(x, y) {
-                        land(t, visit);
-                        if occ(t) {
-                            break;
-                        }
-                        x += dx as i32;
-                        y += dy as i32;
-                    }
+                    ride_line(hx, hy, dx as i32, dy as i32, &at, &occ, visit);
                 }
             }
             Component::Locust(lines) => {
@@ -437,6 +421,29 @@ fn first_piece(
         y += dy;
     }
     None
+}
+
+/// A rider's line from (f, r), the start left out: each empty square, then the first piece
+/// (a capture), then stop.
+fn ride_line(
+    f: i32,
+    r: i32,
+    dx: i32,
+    dy: i32,
+    at: &impl Fn(i32, i32) -> Option<Square>,
+    occ: &impl Fn(Square) -> bool,
+    visit: &mut impl FnMut(Square, Option<Square>),
+) {
+    let (mut x, mut y) = (f + dx, r + dy);
+    while let Some(t) = at(x, y) {
+        if occ(t) {
+            visit(t, Some(t));
+            break;
+        }
+        visit(t, None);
+        x += dx;
+        y += dy;
+    }
 }
 
 /// A screen piece's line: quiet moves up to the screen, the first piece beyond it captured.
