@@ -623,14 +623,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let r = q.play(d);
         let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), mark(&r), Role::Defence);
-        let by_threat = |len: u32, cont: &[Node]| {
-            threat.len > 0 && len == threat.len && threat.moves.iter().all(|t| cont.iter().any(|c| same_move(&c.mv, t)))
-        };
         match self.mode {
             Mode::Direct => {
                 let (len, cont) = self.att_nodes(&r, b, opts);
-                if len == 0 || by_threat(len, &cont) {
-                    return None; // a refutation (not part of a key's tree), or the threat
+                if len == 0 || self.no_defence(&r, len, threat) {
+                    return None; // a refutation (not part of a key's tree), or no defence
                 }
                 dn.replies = cont;
             }
@@ -639,12 +636,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                     if !self.goal(&r) {
                         return None;
                     }
-                } else if !self.goal(&r) {
+                } else if self.goal(&r) {
+                    // The defender reaches the goal before the attacker has played all its
+                    // moves: a short line, which Popeye does not show after the key.
+                    if b > 1 {
+                        return None;
+                    }
+                } else {
                     if b <= 1 {
                         return None;
                     }
                     let (len, cont) = self.att_nodes(&r, b - 1, opts);
-                    if len == 0 || by_threat(len, &cont) {
+                    if len == 0 || self.no_defence(&r, len, threat) {
                         return None;
                     }
                     dn.replies = cont;
@@ -652,6 +655,36 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         Some(dn)
+    }
+
+    /// Whether the threat still works after a defence (attacker to move in `r`): each of the
+    /// threat's first moves still reaches the goal within the threat's length. Such a move
+    /// does not defend, and Popeye leaves it out of the solution, even where it allows a
+    /// shorter win than the threat; a move that stops one of several threats is shown.
+    fn threat_works(&mut self, r: &G, threat: &Threat) -> bool {
+        if threat.len == 0 || threat.moves.is_empty() {
+            return false;
+        }
+        let moves = self.moves(r);
+        let mut works = true;
+        for t in &threat.moves {
+            let found = moves.iter().find(|&&m| same_move(&r.move_text_in(m, Lang::En, self.ctx.notation), t)).copied();
+            if !found.is_some_and(|m| self.solves(r, m, threat.len)) {
+                works = false;
+                break;
+            }
+        }
+        self.give(moves);
+        works
+    }
+}
+
+impl<G: Game> Searcher<'_, G> {
+    /// Whether a defender's move after which the attacker wins in `len` does not defend
+    /// against the threat, so that Popeye leaves it out: the attacker wins sooner than the
+    /// threat, or as soon with every threat move still working.
+    fn no_defence(&mut self, r: &G, len: u32, threat: &Threat) -> bool {
+        threat.len > 0 && (len < threat.len || (len == threat.len && self.threat_works(r, threat)))
     }
 }
 

@@ -135,6 +135,18 @@ pub fn translate_notes(notes: &str, lang: Lang) -> String {
                 continue;
             }
         }
+        // A colour change after the move (Andernach `=b`): a lowercase colour letter after `=`
+        // that no piece code follows.
+        if depth == 0
+            && c == '='
+            && matches!(b.get(i + 1), Some('w' | 'b' | 'n'))
+            && !b.get(i + 2).is_some_and(|c| c.is_ascii_alphanumeric())
+        {
+            out.push('=');
+            out.push(colour_letter(b[i + 1], lang));
+            i += 2;
+            continue;
+        }
         if depth > 0
             && c == '='
             && let Some((k, len)) = code_at(i + 1)
