@@ -589,7 +589,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             _ => b.saturating_sub(1),
         };
         let mut threat_moves: Vec<String> = Vec::new();
-        let reflex_forced = self.mode == Mode::Reflex && self.has_goal_move(q);
+        let reflex_forced = match self.mode {
+            Mode::Reflex => self.has_goal_move(q),
+            // Self play: when every move of the defender reaches the goal, the play ends
+            // there (a short solution), without threat or zugzwang.
+            Mode::SelfPlay => b > 1 && self.all_moves_reach_goal(q),
+            Mode::Direct => false,
+        };
         if !opts.no_threat && !q.in_check() && threat_budget > 0 && !reflex_forced {
             let t = q.pass();
             let (len, nodes) = self.att_nodes(&t, threat_budget, opts);
@@ -657,6 +663,14 @@ impl<'a, G: Game> Searcher<'a, G> {
         Some(dn)
     }
 
+    /// Whether the side to move in `q` has moves and every one of them reaches the goal.
+    fn all_moves_reach_goal(&mut self, q: &G) -> bool {
+        let moves = self.moves(q);
+        let all = !moves.is_empty() && moves.iter().all(|&d| self.goal(&q.play(d)));
+        self.give(moves);
+        all
+    }
+
     /// Whether the threat still works after a defence (attacker to move in `r`): each of the
     /// threat's first moves still reaches the goal within the threat's length. Such a move
     /// does not defend, and Popeye leaves it out of the solution, even where it allows a
@@ -718,7 +732,8 @@ struct Threat {
     len: u32,
     /// Its first moves.
     moves: Vec<String>,
-    /// Reflex play: the defender can reach the goal at once, so must.
+    /// The defender reaches the goal at once with every move it plays: in reflex play
+    /// because it can and so must, in self play because it has no other move.
     reflex_forced: bool,
 }
 
