@@ -498,7 +498,9 @@ fn interpret(
                 .collect(),
             holes: options.holes,
             side: setup.side,
-            castling: setup.castling,
+            // From a diagram, the rights the squares allow (the rules keep those whose pieces
+            // stand there, or may be reborn there); from FEN, what it says.
+            castling: if fen_text.is_some() { setup.castling } else { castling_allowed },
             ep: setup.ep,
             conditions: options.conditions,
             extra_promotions: setup.extra_promotions.clone(),

@@ -317,10 +317,14 @@ impl FairyPosition {
             (castle::BK, 60, 63, Owner::Black),
             (castle::BQ, 60, 56, Owner::Black),
         ] {
-            if setup.castling & bit != 0
-                && p.board[king as usize] == Some(FPiece::new(owner, Kind::King))
-                && p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook))
-            {
+            // Under a rebirth rule a rook (or king) reborn on its untouched initial square may
+            // castle, as Popeye plays it: the right belongs to the squares, kept until a move
+            // starts or ends there, so an empty corner keeps it.
+            let corner_ok = p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook))
+                || (p.conditions.rebirth().is_some() && p.board[rook as usize].is_none());
+            let king_ok = p.board[king as usize] == Some(FPiece::new(owner, Kind::King))
+                || (p.conditions.rebirth().is_some() && p.board[king as usize].is_none());
+            if setup.castling & bit != 0 && king_ok && corner_ok {
                 p.castling |= bit;
             }
         }
@@ -791,7 +795,7 @@ impl FairyPosition {
         let base = if mover == Color::White { 0u8 } else { 56 };
         let k = Square(base + 4);
         let Some(kp) = self.board[k.index()] else { return };
-        if kp.kind != Kind::King || self.paralysed(k, kp) || self.royal_attacked(mover) {
+        if kp.kind != Kind::King || kp.owner != Owner::of(mover) || self.paralysed(k, kp) || self.royal_attacked(mover) {
             return;
         }
         let occ = self.occupied();
@@ -800,6 +804,9 @@ impl FairyPosition {
                 continue;
             }
             let rook = Square(base + rook_file);
+            if self.board[rook.index()] != Some(FPiece::new(kp.owner, Kind::Rook)) {
+                continue;
+            }
             let (lo, hi) = if rook.0 > k.0 { (k.0 + 1, rook.0) } else { (rook.0 + 1, k.0) };
             if (lo..hi).any(|s| occ & (1u64 << s) != 0 || self.holes & (1u64 << s) != 0) {
                 continue;
