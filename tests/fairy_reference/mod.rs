@@ -681,9 +681,10 @@ impl Board {
         let mut v: Vec<RMove> =
             self.pseudo_moves(c, true).into_iter().filter(|m| self.play(m).is_some_and(|after| !after.king_capturable(c))).collect();
         if self.has(Cond::Maximummer(c)) {
-            let len = |m: &RMove| {
-                let d = (m.to.0 - m.from.0).pow(2) + (m.to.1 - m.from.1).pow(2);
-                if m.rook.is_some() { d.max(4) } else { d }
+            // Castling: the king's two steps and the rook's steps (2 or 3) as one line.
+            let len = |m: &RMove| match m.rook {
+                Some(r) => (2 + ((m.from.0 + m.to.0) / 2 - r.0).abs()).pow(2),
+                None => (m.to.0 - m.from.0).pow(2) + (m.to.1 - m.from.1).pow(2),
             };
             let best = v.iter().map(len).max().unwrap_or(0);
             v.retain(|m| len(m) == best);

@@ -447,3 +447,19 @@ fn parrain_circe_rebirth_after_the_next_move() {
     let r = after(&q, "Kd8-c8[+bSc6]");
     assert_eq!(r.piece_at(parse_sq("c6").unwrap()), Some(FPiece::new(Owner::Black, Kind::Knight)));
 }
+
+#[test]
+fn maximummer_measures_castling_as_king_and_rook_steps() {
+    // Popeye (v4.104), BlackMaximummer, h~1: `0-0-0` ties with two rook moves of length² 25
+    // and beats all shorter ones; with a longest rook move of 16 it is the only move.
+    let black = with(Condition::Maximummer(Color::Black));
+    let mut t = texts(&from_fen("r3k3/p2ppp1p/2P4r/4P3/8/1P6/PP6/2K5 b q - 0 1", black));
+    t.sort();
+    assert_eq!(t, ["0-0-0", "Rh6*c6", "Rh6-h1"], "{t:?}");
+    let t = texts(&from_fen("r3k3/p2ppp1p/8/4P2r/8/1P6/PP6/2K5 b q - 0 1", black));
+    assert_eq!(t, ["0-0-0"], "{t:?}");
+    // King side: (2 + 2)² = 16, the same as Ra5*e5 and Ra5-a1.
+    let mut t = texts(&from_fen("4k2r/p2ppp1p/8/r3P3/8/1P6/6PP/2K5 b k - 0 1", black));
+    t.sort();
+    assert_eq!(t, ["0-0", "Ra5*e5", "Ra5-a1"], "{t:?}");
+}
