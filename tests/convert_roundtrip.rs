@@ -151,3 +151,66 @@ fn problems_folder_round_trips() {
     assert!(failures.is_empty(), "{} problems differ:\n{}", failures.len(), failures.join("\n"));
     assert!(checked >= 60, "only {checked} problems checked");
 }
+
+mod garbage {
+    //! Cut and spliced Popeye inputs and YAML streams: `convert` never panics, and what it
+    //! writes loads as the source problem.
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::Config;
+
+    const SEEDS: &[&str] = &[
+        "tests/data/popeye-input/BEISPIEL/castling.inp",
+        "tests/data/popeye-input/EXAMPLES/annan.inp",
+        "tests/data/cli/convert/mixed.inp",
+        "problems/direct.yaml",
+        "problems/reserve/help.yaml",
+        "problems/fairy/circe.yaml",
+    ];
+    const WORDS: &[&str] =
+        &["Remark yaml:", "Twin", "Continued", "Condition", "Option", "Pieces", "Neutral", "royal", "Stipulation", "'", ":", "-", "[", "#2", "yaml:", "  ", "\n"];
+
+    fn text(seed: usize) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SEEDS[seed % SEEDS.len()]);
+        read_problem_file(&path).expect("a seed file").0
+    }
+
+    fn check(t: &str, popeye: bool) {
+        for to in [Format::Yaml, Format::Popeye] {
+            for out in convert_str(t, "g", popeye, to).into_iter().flatten() {
+                // Converted output loads (the converter proved it loads as the source).
+                let docs = match to {
+                    Format::Yaml => load_str(&format!("---\n{out}\n"), "g"),
+                    Format::Popeye => load_popeye_str(&format!("BeginProblem\n{out}\nEndProblem\n"), "g"),
+                };
+                assert_eq!(docs.len(), 1, "{t:?} → {to:?}:\n{out}");
+                assert!(!docs[0].is_invalid(), "{t:?} → {to:?}:\n{out}\n{:?}", docs[0]);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(Config { cases: 200, failure_persistence: None, ..Config::default() })]
+
+        #[test]
+        fn spliced_inputs_never_panic(seed in 0usize..6, cut in 0usize..4000, len in 0usize..200, word in 0usize..17, at in 0usize..4000) {
+            let mut t = text(seed);
+            let popeye = SEEDS[seed % SEEDS.len()].ends_with(".inp");
+            let mut c = cut.min(t.len());
+            while !t.is_char_boundary(c) { c -= 1; }
+            let mut e = (c + len).min(t.len());
+            while !t.is_char_boundary(e) { e -= 1; }
+            t.replace_range(c..e, "");
+            let mut a = at.min(t.len());
+            while !t.is_char_boundary(a) { a -= 1; }
+            t.insert_str(a, WORDS[word % WORDS.len()]);
+            check(&t, popeye);
+        }
+
+        #[test]
+        fn random_text_never_panics(t in "\\PC{0,120}") {
+            check(&t, true);
+            check(&t, false);
+        }
+    }
+}
