@@ -32,7 +32,10 @@ fn popeye_to_yaml_names_what_it_skips() {
     let (code, out, err) = run(&["convert", MIXED, "--to", "yaml"]);
     assert_eq!(code, 1, "{err}");
     assert_eq!(out.matches("---\n").count(), 2, "{out}");
-    assert!(out.starts_with("---\nauthors: ['Schoepfer, G.']\nsource: Neue Leipziger Ztg., 1927\ncomments:\n  - castling in the key\n"), "{out}");
+    assert!(
+        out.starts_with("---\nauthors: ['Schoepfer, G.']\nsource: Neue Leipziger Ztg., 1927\ncomments:\n  - castling in the key\n"),
+        "{out}"
+    );
     assert!(out.contains("options: [Variation, Threat 1]\ntwins:\n  b: Move h1 h2\n  c: Continued Mirror a1<-->h1\n"), "{out}");
     assert!(out.contains("  neutral: [Pe4]\noptions: [Circe RexInclusive]\n"), "{out}");
     // The second problem is named with its file, number, line and the condition.

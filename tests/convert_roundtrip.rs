@@ -60,10 +60,13 @@ fn popeye_suite_round_trips() {
                 (Err(e), _) | (_, Err(e)) => {
                     if orig.is_invalid() {
                         invalid += 1;
-                        assert_eq!(e.to_string(), match orig {
-                            Loaded::Invalid(o) => o.to_string(),
-                            _ => unreachable!(),
-                        });
+                        assert_eq!(
+                            e.to_string(),
+                            match orig {
+                                Loaded::Invalid(o) => o.to_string(),
+                                _ => unreachable!(),
+                            }
+                        );
                     } else {
                         skipped += 1;
                         *why.entry(reason(&e.message)).or_default() += 1;
@@ -99,7 +102,11 @@ fn popeye_suite_round_trips() {
             }
         }
     }
-    println!("Popeye suite: {} files; {checked} problems round-tripped ({ready} ready to solve, {} not supported yet but read), {skipped} skipped, {invalid} invalid", inputs.len(), checked - ready);
+    println!(
+        "Popeye suite: {} files; {checked} problems round-tripped ({ready} ready to solve, {} not supported yet but read), {skipped} skipped, {invalid} invalid",
+        inputs.len(),
+        checked - ready
+    );
     for (w, n) in &why {
         println!("  skipped {n:4}: {w}");
     }
@@ -167,8 +174,25 @@ mod garbage {
         "problems/reserve/help.yaml",
         "problems/fairy/circe.yaml",
     ];
-    const WORDS: &[&str] =
-        &["Remark yaml:", "Twin", "Continued", "Condition", "Option", "Pieces", "Neutral", "royal", "Stipulation", "'", ":", "-", "[", "#2", "yaml:", "  ", "\n"];
+    const WORDS: &[&str] = &[
+        "Remark yaml:",
+        "Twin",
+        "Continued",
+        "Condition",
+        "Option",
+        "Pieces",
+        "Neutral",
+        "royal",
+        "Stipulation",
+        "'",
+        ":",
+        "-",
+        "[",
+        "#2",
+        "yaml:",
+        "  ",
+        "\n",
+    ];
 
     fn text(seed: usize) -> String {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SEEDS[seed % SEEDS.len()]);

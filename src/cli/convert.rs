@@ -58,7 +58,8 @@ fn inputs(paths: &[PathBuf], ext: &str) -> (Vec<(PathBuf, PathBuf)>, Vec<String>
         let (files, errs) = collect_files(std::slice::from_ref(p));
         errors.extend(errs);
         for f in files {
-            let rel = if p.is_dir() { f.strip_prefix(p).unwrap_or(&f).to_path_buf() } else { PathBuf::from(f.file_name().unwrap_or_default()) };
+            let rel =
+                if p.is_dir() { f.strip_prefix(p).unwrap_or(&f).to_path_buf() } else { PathBuf::from(f.file_name().unwrap_or_default()) };
             out.push((f, rel.with_extension(ext)));
         }
     }

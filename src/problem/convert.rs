@@ -138,7 +138,14 @@ fn problem_fault(loaded: &Loaded, file: &str, message: String) -> ProblemError {
         Loaded::Unsupported { line, .. } => *line,
         Loaded::Invalid(e) => e.line,
     };
-    ProblemError { file: file.to_string(), document: loaded.document(), first_line: loaded.first_line().to_string(), line, column: 1, message }
+    ProblemError {
+        file: file.to_string(),
+        document: loaded.document(),
+        first_line: loaded.first_line().to_string(),
+        line,
+        column: 1,
+        message,
+    }
 }
 
 /// Where a YAML field lies, for faults.
@@ -405,7 +412,10 @@ fn pieces(map: &Mapping, fault: &dyn Fn(&str, String) -> ProblemError, carry: &m
             let Some((piece, attrs)) = words.split_last() else { continue };
             let code_len = piece.len().saturating_sub(2);
             if !(1..=2).contains(&code_len) || !piece.chars().all(|c| c.is_ascii_alphanumeric()) {
-                return Err(fault("algebraic", format!("the piece '{item}' has no Popeye input form (a code of one or two letters, a square)")));
+                return Err(fault(
+                    "algebraic",
+                    format!("the piece '{item}' has no Popeye input form (a code of one or two letters, a square)"),
+                ));
             }
             if !attrs.is_empty() || after_attributes {
                 // Popeye's attributes hold for the pieces that follow them: a colour word ends them.
@@ -509,7 +519,10 @@ fn same_problem(a: &Problem, b: &Problem) -> Result<(), String> {
     check(a.castling_allowed == b.castling_allowed, "allows other castlings")?;
     check(a.meta == b.meta, "gives other metadata")?;
     if a.stated != b.stated {
-        return Err(format!("gives another stated solution ({})", first_difference(&format!("{:?}", a.stated), &format!("{:?}", b.stated))));
+        return Err(format!(
+            "gives another stated solution ({})",
+            first_difference(&format!("{:?}", a.stated), &format!("{:?}", b.stated))
+        ));
     }
     check(a.twins.len() == b.twins.len(), "gives another number of twins")?;
     for (x, y) in a.twins.iter().zip(&b.twins) {

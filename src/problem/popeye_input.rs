@@ -11,8 +11,9 @@
 //! makes that problem invalid and the reader goes on with the next problem.
 //!
 //! The position is generated as `algebraic` lists (a `Forsyth` string is read into pieces, so
-//! that `Pieces` may add to it as the manual allows). `Remark`, `Protocol` and `LaTeX` are
-//! ignored; `Title` becomes a comment; `SStipulation` and pieces with attributes in the French
+//! that `Pieces` may add to it as the manual allows). `Remark` lines are kept as `remarks` (a
+//! `Remark yaml: …` line carries a YACPDB field, as `convert` writes it), `Protocol` and `LaTeX`
+//! are ignored; `Title` becomes a comment; `SStipulation` and pieces with attributes in the French
 //! and German codes that feerie cannot play make the problem unsupported, named.
 
 use super::error::ProblemError;
