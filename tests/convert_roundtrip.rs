@@ -159,6 +159,42 @@ fn problems_folder_round_trips() {
     assert!(checked >= 60, "only {checked} problems checked");
 }
 
+/// Every element the converter carries, in one hand-written file: each problem goes to Popeye
+/// input and back and loads the same, and the Popeye input says it with Popeye's commands.
+#[test]
+fn every_element_round_trips() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cli/convert/every-element.yaml");
+    let (text, _) = read_problem_file(&path).expect("a readable file");
+    let original = load_str(&text, "e.yaml");
+    let kinds: Vec<bool> = original.iter().map(|l| matches!(l, Loaded::Ready(_))).collect();
+    assert_eq!(kinds, [true, true, true, false, false], "{original:?}");
+    let inp: Vec<String> = convert_str(&text, "e.yaml", false, Format::Popeye).into_iter().map(|r| r.expect("converted")).collect();
+    let joined = Format::Popeye.join(&inp).expect("problems");
+    for line in [
+        "Author Loyd, Samuel\nAuthor Shinkman, William A.\nOrigin Le Sphinx, issue 50, 1866-03\nAward 2nd Prize, Memorial\nTitle twins of every kind\nRemark written by hand\nStipulation #2\n",
+        "Option Variation Try Defence 2 Threat 1 SetPlay NoThreat MaxSolutions 3 EnPassant c7 c6 c5 NoCastling a1\n",
+        "Twin Move h1 h2\nTwin Continued Exchange a7 b5\nTwin Remove b5\nTwin Substitute Q R\nTwin Add white Sd4 Add black Pg7\nTwin Rotate 180\nTwin Shift a1 a2\nTwin Mirror a1<-->h1\nTwin Stipulation s#2\n",
+        "Remark yaml: intended-solutions: 2\nRemark yaml: keywords: [Castling, Twins]\nRemark yaml: solution: |\nRemark yaml:   1.Rh1-h2 ! threat:\n",
+        "Option Intelligent Duplex\nCondition Circe RexInclusive Hole c3 f6\nPieces\n  White Kh1 Ga2 Nb3\n  Black Ka8 Pb7\n  Neutral Pd4\nTwin Condition AntiCirce Cheylan\nTwin Stipulation hs#2\n",
+        "Option WhiteToPlay HalfDuplex\nCondition Madrasi\n",
+        "ZeroPosition Move b3 b4\nTwin PolishType\n",
+        "Option NoWk\nCondition Reserve\n",
+        "  White Kh1 Qb3 White royal Sb4\n",
+    ] {
+        assert!(joined.contains(line), "{line:?} not in\n{joined}");
+    }
+    let back = load_popeye_str(&joined, "e.inp");
+    let yaml: Vec<String> = convert_str(&joined, "e.inp", true, Format::Yaml).into_iter().map(|r| r.expect("converted back")).collect();
+    let again = load_str(&Format::Yaml.join(&yaml).expect("problems"), "e2.yaml");
+    for ((o, b), a) in original.iter().zip(&back).zip(&again) {
+        assert_eq!(same_loaded(o, b), Ok(()), "yaml → popeye, problem {}", o.document());
+        assert_eq!(same_loaded(o, a), Ok(()), "yaml → popeye → yaml, problem {}", o.document());
+    }
+    let Loaded::Ready(p) = &again[0] else { panic!("{:?}", again[0]) };
+    assert_eq!((p.twins.len(), p.intended_solutions, p.meta.keywords.len()), (9, Some(2), 2));
+    assert_eq!(p.variants().map(|v| v.len()), Ok(10));
+}
+
 mod garbage {
     //! Cut and spliced Popeye inputs and YAML streams: `convert` never panics, and what it
     //! writes loads as the source problem.

@@ -751,6 +751,20 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
                         r.i += 1;
                     }
                 }
+                "Substitute" => {
+                    // Its two piece codes, whatever keyword they begin (`P` PolishType, `R`
+                    // Remark).
+                    out.push(made(en, t.at));
+                    for _ in 0..2 {
+                        let Some(c) = r.peek().cloned() else { break };
+                        r.i += 1;
+                        match english_code(&c.text, r.lang) {
+                            Some(en) => out.push(Item { text: en.clone(), at: c.at, verbatim: en.eq_ignore_ascii_case(&c.text) }),
+                            None => p.leave_out(c.at, format!("twin: the {} piece code '{}' is not supported yet", r.lang.name(), c.text)),
+                        }
+                    }
+                    current = "";
+                }
                 _ => out.push(made(en, t.at)),
             }
             continue;
@@ -760,10 +774,6 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
         }
         r.i += 1;
         match current {
-            "Substitute" => match english_code(&t.text, r.lang) {
-                Some(en) => out.push(Item { text: en.clone(), at: t.at, verbatim: en.eq_ignore_ascii_case(&t.text) }),
-                None => p.leave_out(t.at, format!("twin: the {} piece code '{}' is not supported yet", r.lang.name(), t.text)),
-            },
             "Condition" => match lookup(&t.text, &conditions) {
                 Lookup::Found(en) => out.push(made(en, t.at)),
                 _ if out.last().is_some_and(|l| l.text == "Condition") => {
