@@ -172,10 +172,10 @@ fn every_element_round_trips() {
     let joined = Format::Popeye.join(&inp).expect("problems");
     for line in [
         "Author Loyd, Samuel\nAuthor Shinkman, William A.\nOrigin Le Sphinx, issue 50, 1866-03\nAward 2nd Prize, Memorial\nTitle twins of every kind\nRemark written by hand\nStipulation #2\n",
-        "Option Variation Try Defence 2 Threat 1 SetPlay NoThreat MaxSolutions 3 EnPassant c7 c6 c5 NoCastling a1\n",
+        "Option Variation Try Defence 2 Threat 1 SetPlay NoThreat MaxSolutions 3 EnPassant c7c6c5 NoCastling a1\n",
         "Twin Move h1 h2\nTwin Continued Exchange a7 b5\nTwin Remove b5\nTwin Substitute Q R\nTwin Add white Sd4 Add black Pg7\nTwin Rotate 180\nTwin Shift a1 a2\nTwin Mirror a1<-->h1\nTwin Stipulation s#2\n",
         "Remark yaml: intended-solutions: 2\nRemark yaml: keywords: [Castling, Twins]\nRemark yaml: solution: |\nRemark yaml:   1.Rh1-h2 ! threat:\n",
-        "Option Intelligent Duplex\nCondition Circe RexInclusive Hole c3 f6\nPieces\n  White Kh1 Ga2 Nb3\n  Black Ka8 Pb7\n  Neutral Pd4\nTwin Condition AntiCirce Cheylan\nTwin Stipulation hs#2\n",
+        "Option Intelligent Duplex\nCondition Circe RexInclusive Hole c3f6\nPieces\n  White Kh1 Ga2 Nb3\n  Black Ka8 Pb7\n  Neutral Pd4\nTwin Condition AntiCirce Cheylan\nTwin Stipulation hs#2\n",
         "Option WhiteToPlay HalfDuplex\nCondition Madrasi\n",
         "ZeroPosition Move b3 b4\nTwin PolishType\n",
         "Option NoWk\nCondition Reserve\n",

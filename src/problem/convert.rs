@@ -238,6 +238,25 @@ fn is_condition(words: &[String]) -> bool {
         || super::options::fairy_condition(&w[..1]).is_some()
 }
 
+/// Whether a word is one or more squares (`g7`, `g7g6g5`).
+fn is_squares(w: &str) -> bool {
+    let b = w.as_bytes();
+    !b.is_empty() && b.len().is_multiple_of(2) && b.chunks(2).all(|c| (b'a'..=b'h').contains(&c[0]) && (b'1'..=b'8').contains(&c[1]))
+}
+
+/// Runs of square words written as one word, as Popeye writes them (`EnPassant g7g6g5`,
+/// `NoCastling a1h1`): feerie reads both forms alike.
+fn merge_squares(words: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in words {
+        match out.last_mut() {
+            Some(last) if is_squares(w) && is_squares(last) => last.push_str(w),
+            _ => out.push(w.clone()),
+        }
+    }
+    out
+}
+
 /// The words of an options list sorted into Popeye's options and conditions, each with its
 /// parameters (the words up to the next name).
 fn sort_options(words: &[String]) -> (Vec<String>, Vec<String>) {
@@ -330,7 +349,7 @@ fn yaml_to_popeye(doc: &RawDoc, loaded: &Loaded, file: &str) -> Result<String, P
         }
         handled.push(key);
     }
-    let (options, conditions) = sort_options(&words);
+    let (options, conditions) = sort_options(&merge_squares(&words));
     if !options.is_empty() {
         out.push(format!("Option {}", options.join(" ")));
     }
@@ -483,7 +502,7 @@ pub fn same_loaded(a: &Loaded, b: &Loaded) -> Result<(), String> {
             Loaded::Unsupported { reason: r1, meta: m1, stipulation_text: s1, options: o1, diagram: d1, .. },
             Loaded::Unsupported { reason: r2, meta: m2, stipulation_text: s2, options: o2, diagram: d2, .. },
         ) => {
-            let words = |o: &[String]| o.iter().flat_map(|i| i.split_whitespace().map(str::to_string)).collect::<Vec<_>>();
+            let words = |o: &[String]| merge_squares(&o.iter().flat_map(|i| i.split_whitespace().map(str::to_string)).collect::<Vec<_>>());
             check(r1 == r2, "is unsupported for another reason")?;
             check(m1 == m2, "gives other metadata")?;
             check(s1.trim() == s2.trim(), "gives another stipulation")?;
