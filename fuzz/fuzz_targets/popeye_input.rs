@@ -12,6 +12,12 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
+    // The converter: never a panic, and what it writes loads (it proves each problem itself).
+    for to in [feerie::problem::convert::Format::Yaml, feerie::problem::convert::Format::Popeye] {
+        for out in feerie::problem::convert::convert_str(text, "fuzz.inp", true, to).into_iter().flatten() {
+            assert!(!out.is_empty());
+        }
+    }
     let lines = text.split('\n').count();
     for d in load_popeye_str(text, "fuzz.inp") {
         match d {

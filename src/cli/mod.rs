@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 pub mod check;
+pub mod convert;
 pub mod perft;
 pub mod report;
 pub mod show;
@@ -34,6 +35,8 @@ pub enum Command {
     Merge(check::MergeArgs),
     /// Check a collection and write one self-contained HTML page: diagrams, solutions, verdicts.
     Report(report::ReportArgs),
+    /// Convert problem files between Popeye input and YACPDB YAML, losslessly for all feerie reads.
+    Convert(convert::ConvertArgs),
 }
 
 /// Parses the arguments, runs the command and returns the exit code.
@@ -52,5 +55,6 @@ pub fn run() -> ExitCode {
         Command::Check(a) => check::run(&a),
         Command::Merge(a) => check::merge(&a),
         Command::Report(a) => report::run(&a),
+        Command::Convert(a) => convert::run(&a),
     }
 }

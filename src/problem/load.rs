@@ -92,7 +92,10 @@ fn first_line(meta: &Meta, stip: &str, map: &Mapping, fallback: &str) -> String 
 pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
     let loc = Locator::new(&doc.text, doc.offset);
     let mut ctx = Ctx { file, doc, loc, first_line: first_text_line(&doc.text) };
-    let value: Value = match serde_yaml::from_str(&doc.text) {
+    // The document's last line ends with a line break in the file (before the next `---`), so
+    // that a block scalar at its end (`solution: |`) keeps its final line break wherever the
+    // document stands in the file.
+    let value: Value = match serde_yaml::from_str(&format!("{}\n", doc.text)) {
         Ok(v) => v,
         Err(e) => {
             let message = clean_yaml_message(&e.to_string());

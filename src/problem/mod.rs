@@ -20,6 +20,7 @@
 
 mod board;
 pub mod condition_names;
+pub mod convert;
 mod diagram;
 mod error;
 mod load;
@@ -262,6 +263,17 @@ pub fn is_problem_path(path: &Path) -> bool {
 /// problem) or a YAML stream (`.yaml`, `.yml`, `.olv`).
 pub fn load_path(path: &Path) -> Result<Vec<Loaded>, LoadError> {
     let shown = path.display().to_string();
+    let (text, popeye) = read_problem_file(path)?;
+    if popeye {
+        return Ok(load_popeye_str(&text, &shown));
+    }
+    Ok(load_str(&text, &shown))
+}
+
+/// The text of a problem file and whether it is Popeye input (`.inp`, or a text whose first
+/// word opens a Popeye problem). Popeye input that is not UTF-8 is read as Latin-1.
+pub fn read_problem_file(path: &Path) -> Result<(String, bool), LoadError> {
+    let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| LoadError { path: shown.clone(), source })?;
     let inp = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("inp"));
     let text = match String::from_utf8(bytes) {
@@ -270,7 +282,7 @@ pub fn load_path(path: &Path) -> Result<Vec<Loaded>, LoadError> {
         Err(e) if inp => e.into_bytes().iter().map(|&b| b as char).collect(),
         Err(e) => {
             return Err(LoadError {
-                path: shown.clone(),
+                path: shown,
                 source: std::io::Error::new(
                     std::io::ErrorKind::InvalidData,
                     format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
@@ -278,10 +290,8 @@ pub fn load_path(path: &Path) -> Result<Vec<Loaded>, LoadError> {
             });
         }
     };
-    if inp || popeye_input::looks_like_popeye(&text) {
-        return Ok(load_popeye_str(&text, &shown));
-    }
-    Ok(load_str(&text, &shown))
+    let popeye = inp || popeye_input::looks_like_popeye(&text);
+    Ok((text, popeye))
 }
 
 /// The side that makes the first move of a stipulation under these options: as

@@ -11,8 +11,9 @@
 //! makes that problem invalid and the reader goes on with the next problem.
 //!
 //! The position is generated as `algebraic` lists (a `Forsyth` string is read into pieces, so
-//! that `Pieces` may add to it as the manual allows). `Remark`, `Protocol` and `LaTeX` are
-//! ignored; `Title` becomes a comment; `SStipulation` and pieces with attributes in the French
+//! that `Pieces` may add to it as the manual allows). `Remark` lines are kept as `remarks` (a
+//! `Remark yaml: …` line carries a YACPDB field, as `convert` writes it), `Protocol` and `LaTeX`
+//! are ignored; `Title` becomes a comment; `SStipulation` and pieces with attributes in the French
 //! and German codes that feerie cannot play make the problem unsupported, named.
 
 use super::error::ProblemError;
@@ -380,8 +381,23 @@ struct Prob {
     conditions: Vec<Item>,
     /// Twins: label, the command words.
     twins: Vec<(String, Vec<Item>, Src)>,
+    /// `Remark` lines, as written (without the keyword).
+    remarks: Vec<Item>,
+    /// The lines of `Remark yaml: …`: YACPDB fields that Popeye's language cannot hold,
+    /// as feerie's converter writes them (the text after `yaml: `, indentation kept).
+    yaml: Vec<Item>,
+    /// What the reader left out, each with its place: such a problem is unsupported.
     unsupported: Vec<String>,
+    unsupported_at: Vec<Src>,
     error: Option<(Src, String)>,
+}
+
+impl Prob {
+    /// Leaves out something the reader cannot give the loader: the problem is unsupported.
+    fn leave_out(&mut self, at: Src, reason: String) {
+        self.unsupported.push(reason);
+        self.unsupported_at.push(at);
+    }
 }
 
 struct Reader<'a> {
@@ -411,6 +427,22 @@ impl Reader<'_> {
     fn is_command(&self, word: &str) -> bool {
         !word.chars().any(|c| c.is_ascii_digit()) && matches!(command(word, self.lang), Lookup::Found(c) if c != Cmd::Begin)
     }
+}
+
+/// The marker of a remark that carries a YACPDB field (`Remark yaml: keywords: [Retro]`).
+pub(crate) const YAML_REMARK: &str = "yaml:";
+
+/// The YAML line a `Remark yaml: …` carries (the text after `yaml:` and one space, its
+/// indentation kept), or `None` for another remark.
+fn remark_raw(r: &Reader, kw: &Tok) -> Option<Item> {
+    let line = r.lines.get(kw.at.line - 1).copied().unwrap_or("");
+    let start = kw.at.col - 1 + kw.text.chars().count();
+    let rest: String = line.chars().skip(start).collect();
+    let lead = rest.chars().take_while(|c| c.is_whitespace()).count();
+    let body = rest.trim_start().strip_prefix(YAML_REMARK)?;
+    let text = body.strip_prefix(' ').unwrap_or(body).trim_end().to_string();
+    let col = start + lead + YAML_REMARK.len() + 1 + usize::from(body.starts_with(' '));
+    Some(Item { text, at: Src { line: kw.at.line, col }, verbatim: true })
 }
 
 /// Splits a file into words with their places.
@@ -485,7 +517,7 @@ fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(u
                 continue;
             }
             if t.text.to_lowercase() == "totalinvisible" || (r.lang == Lang::De && t.text.to_lowercase() == "totalunsichtbar") {
-                p.unsupported.push(format!("the pseudo-colour '{}' is not supported yet", t.text));
+                p.leave_out(t.at, format!("the pseudo-colour '{}' is not supported yet", t.text));
                 r.i += 1;
                 if r.peek().is_some_and(|n| n.text.chars().all(|c| c.is_ascii_digit())) {
                     r.i += 1;
@@ -515,7 +547,7 @@ fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(u
             if has_digit && t.text.contains('/') && t.text.split('/').all(|w| !w.is_empty()) {
                 // A hunter (`s/lb8`: moves forward as one piece, backward as another), which
                 // Popeye defines and feerie does not play yet.
-                p.unsupported.push(format!("the hunter piece '{}' is not supported yet", t.text));
+                p.leave_out(t.at, format!("the hunter piece '{}' is not supported yet", t.text));
                 r.i += 1;
                 continue;
             }
@@ -529,7 +561,7 @@ fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(u
         };
         r.i += 1;
         let Some(en) = english_code(&code, r.lang) else {
-            p.unsupported.push(format!("the {} piece code '{}' ({}) is not supported yet", r.lang.name(), code.to_uppercase(), t.text));
+            p.leave_out(t.at, format!("the {} piece code '{}' ({}) is not supported yet", r.lang.name(), code.to_uppercase(), t.text));
             continue;
         };
         let mut prefix = String::new();
@@ -538,7 +570,7 @@ fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(u
                 prefix.push_str(a);
                 prefix.push(' ');
             } else {
-                p.unsupported.push(format!("piece attribute '{a}' ({}) is not supported yet", t.text));
+                p.leave_out(t.at, format!("piece attribute '{a}' ({}) is not supported yet", t.text));
             }
         }
         let code_len = code.chars().count();
@@ -601,7 +633,7 @@ fn read_forsyth(t: &Tok, lang: Lang, p: &mut Prob) {
                 let name = format!("{}{}", (b'a' + (sq % 8) as u8) as char, 8 - sq / 8);
                 p.pieces[colour].push(made(format!("{en}{name}"), at));
             }
-            None => p.unsupported.push(format!("the {} piece code '{}' (Forsyth) is not supported yet", lang.name(), code.to_uppercase())),
+            None => p.leave_out(at, format!("the {} piece code '{}' (Forsyth) is not supported yet", lang.name(), code.to_uppercase())),
         }
         sq += 1;
         k = j;
@@ -694,14 +726,14 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
                 }
                 "Continued" => out.push(made("Continued", t.at)),
                 "SStipulation" => {
-                    p.unsupported.push("the structured stipulation (SStipulation) in a twin is not supported yet".into());
+                    p.leave_out(t.at, "the structured stipulation (SStipulation) in a twin is not supported yet".into());
                 }
                 "Add" => {
                     let pieces = read_pieces(r, p, true);
                     let mut colour = None;
                     for (c, it) in pieces {
                         if it.text.contains(' ') {
-                            p.unsupported.push(format!("a twin adds a piece with an attribute ({}): not supported yet", it.text));
+                            p.leave_out(it.at, format!("a twin adds a piece with an attribute ({}): not supported yet", it.text));
                             continue;
                         }
                         if colour != Some(c) {
@@ -719,6 +751,20 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
                         r.i += 1;
                     }
                 }
+                "Substitute" => {
+                    // Its two piece codes, whatever keyword they begin (`P` PolishType, `R`
+                    // Remark).
+                    out.push(made(en, t.at));
+                    for _ in 0..2 {
+                        let Some(c) = r.peek().cloned() else { break };
+                        r.i += 1;
+                        match english_code(&c.text, r.lang) {
+                            Some(en) => out.push(Item { text: en.clone(), at: c.at, verbatim: en.eq_ignore_ascii_case(&c.text) }),
+                            None => p.leave_out(c.at, format!("twin: the {} piece code '{}' is not supported yet", r.lang.name(), c.text)),
+                        }
+                    }
+                    current = "";
+                }
                 _ => out.push(made(en, t.at)),
             }
             continue;
@@ -728,16 +774,12 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
         }
         r.i += 1;
         match current {
-            "Substitute" => match english_code(&t.text, r.lang) {
-                Some(en) => out.push(Item { text: en.clone(), at: t.at, verbatim: en.eq_ignore_ascii_case(&t.text) }),
-                None => p.unsupported.push(format!("twin: the {} piece code '{}' is not supported yet", r.lang.name(), t.text)),
-            },
             "Condition" => match lookup(&t.text, &conditions) {
                 Lookup::Found(en) => out.push(made(en, t.at)),
                 _ if out.last().is_some_and(|l| l.text == "Condition") => {
                     // A condition feerie does not know by name (German, French): unsupported.
                     out.pop();
-                    p.unsupported.push(format!("twin: condition '{}' is not supported yet", t.text));
+                    p.leave_out(t.at, format!("twin: condition '{}' is not supported yet", t.text));
                     current = "SkipCondition";
                 }
                 _ => out.push(item(&t)),
@@ -790,7 +832,16 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
             Cmd::End => return false,
             Cmd::Next => return true,
             Cmd::Begin => {}
-            Cmd::Remark | Cmd::Protocol | Cmd::LaTeX => {
+            Cmd::Remark => {
+                let raw = remark_raw(r, &t);
+                if let Some(it) = r.rest_of_line(&t) {
+                    match raw {
+                        Some(yaml) => p.yaml.push(yaml),
+                        None => p.remarks.push(it),
+                    }
+                }
+            }
+            Cmd::Protocol | Cmd::LaTeX => {
                 r.rest_of_line(&t);
                 if cmd == Cmd::LaTeX {
                     while r.peek().is_some_and(|n| !r.is_command(&n.text)) {
@@ -827,7 +878,7 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                         r.i += 1;
                     }
                     if popeye_only_stipulation(&st.text) {
-                        p.unsupported.push(format!("stipulation '{}' is not supported yet", st.text));
+                        p.leave_out(st.at, format!("stipulation '{}' is not supported yet", st.text));
                         st = made("#1", st.at);
                     }
                     p.stipulation = Some(st);
@@ -844,7 +895,7 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                     Some(n.text)
                 })
                 .collect();
-                p.unsupported.push(format!("the structured stipulation (SStipulation {}) is not supported yet", rest.join(" ")));
+                p.leave_out(t.at, format!("the structured stipulation (SStipulation {}) is not supported yet", rest.join(" ")));
                 p.stipulation.get_or_insert(made("#1", t.at));
             }
             Cmd::Forsyth => match r.peek().cloned() {
@@ -874,7 +925,7 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                     p.conditions.extend(list);
                 } else {
                     let words: Vec<&str> = list.iter().map(|i| i.text.as_str()).collect();
-                    p.unsupported.push(format!("condition '{}' is not supported yet", words.join(" ")));
+                    p.leave_out(t.at, format!("condition '{}' is not supported yet", words.join(" ")));
                 }
             }
             Cmd::Twin | Cmd::Zero => {
@@ -910,33 +961,59 @@ struct Gen {
 }
 
 impl Gen {
-    /// A line `prefix 'a b c'` from items joined with spaces.
-    fn scalar(&mut self, prefix: &str, items: &[Item], fallback: Src) {
-        let mut line = format!("{prefix}'");
+    /// A line `prefix value` (or `prefix[value, …]` when `flow`), each value the items of a
+    /// group joined with spaces, plain when YAML reads it back as written, else quoted.
+    fn entry(&mut self, prefix: &str, groups: &[Vec<Item>], flow: bool, fallback: Src) {
+        let mut line = prefix.to_string();
         let mut parts = Vec::new();
-        for (k, it) in items.iter().enumerate() {
-            if k > 0 {
-                line.push(' ');
-            }
-            let text = it.text.replace('\'', "''");
-            parts.push((line.chars().count(), text.chars().count(), it.clone()));
-            line.push_str(&text);
+        if flow {
+            line.push('[');
         }
-        line.push('\'');
+        for (k, group) in groups.iter().enumerate() {
+            if k > 0 {
+                line.push_str(", ");
+            }
+            let joined: Vec<&str> = group.iter().map(|i| i.text.as_str()).collect();
+            let quoted = super::yaml::needs_quotes(&joined.join(" "), flow);
+            if quoted {
+                line.push('\'');
+            }
+            for (j, it) in group.iter().enumerate() {
+                if j > 0 {
+                    line.push(' ');
+                }
+                let text = if quoted { it.text.replace('\'', "''") } else { it.text.clone() };
+                parts.push((line.chars().count(), text.chars().count(), it.clone()));
+                line.push_str(&text);
+            }
+            if quoted {
+                line.push('\'');
+            }
+        }
+        if flow {
+            line.push(']');
+        }
         self.lines.push(line);
         self.parts.push(parts);
-        self.fallback.push(items.first().map(|i| i.at).unwrap_or(fallback));
+        self.fallback.push(groups.iter().flatten().next().map(|i| i.at).unwrap_or(fallback));
     }
     fn key(&mut self, line: &str, at: Src) {
         self.lines.push(line.to_string());
         self.parts.push(Vec::new());
         self.fallback.push(at);
     }
+    /// A block list `key:` with one `  - item` line per item.
     fn list(&mut self, key: &str, items: &[Item], fallback: Src) {
         self.key(&format!("{key}:"), items.first().map(|i| i.at).unwrap_or(fallback));
         for it in items {
-            self.scalar("  - ", std::slice::from_ref(it), fallback);
+            self.entry("  - ", &[vec![it.clone()]], false, fallback);
         }
+    }
+    /// A line of the file copied as it is (`Remark yaml: …`).
+    fn raw(&mut self, it: &Item) {
+        self.lines.push(it.text.clone());
+        self.parts.push(vec![(0, it.text.chars().count(), it.clone())]);
+        self.fallback.push(it.at);
     }
     /// The `.inp` place of a generated line and column (both from 1).
     fn place(&self, line: usize, column: usize) -> Option<Src> {
@@ -954,88 +1031,115 @@ impl Gen {
     }
 }
 
+/// Fields that say the same thing: a `Remark yaml:` field of one group replaces the fields
+/// of its group that the reader would generate.
+const FIELD_GROUPS: &[&[&str]] = &[
+    &["authors", "author"],
+    &["comments", "comment"],
+    &["options", "conditions", "condition"],
+    &["algebraic", "fen"],
+    &["source"],
+    &["award"],
+    &["stipulation"],
+    &["twins"],
+    &["remarks"],
+];
+
+/// The top-level keys of `Remark yaml:` lines, normalised (lower case, `-` for `_`).
+fn fragment_keys(lines: &[Item]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| !l.text.starts_with([' ', '\t', '#', '-']) && !l.text.trim().is_empty())
+        .filter_map(|l| l.text.split_once(':').map(|(k, _)| k.trim().trim_matches(['\'', '"']).to_ascii_lowercase().replace('_', "-")))
+        .collect()
+}
+
+/// Whether a generated field is replaced by a `Remark yaml:` field.
+fn overridden(keys: &[String], field: &str) -> bool {
+    let group = FIELD_GROUPS.iter().find(|g| g.contains(&field)).copied().unwrap_or(&[]);
+    keys.iter().any(|k| k == field || group.contains(&k.as_str()))
+}
+
+/// The options and conditions as YAML list items: a new item at each option's or
+/// condition's name, its parameters with it (the loader reads all items as one stream of
+/// words, so the grouping is only for the eye).
+fn option_groups(items: &[Item]) -> Vec<Vec<Item>> {
+    let names: Vec<String> = OPTIONS
+        .iter()
+        .map(|o| o.0)
+        .chain(super::options::CONDITIONS.iter().copied())
+        .chain(super::condition_names::CONDITION_NAMES.iter().map(|c| c.0))
+        .chain(CONDITION_ALIASES.iter().map(|c| c.1))
+        .chain(["Variations", "Defence", "Defense", "Reserve", "WhiteReserve", "BlackReserve"])
+        .map(str::to_lowercase)
+        .collect();
+    let mut out: Vec<Vec<Item>> = Vec::new();
+    for it in items {
+        match out.last_mut() {
+            Some(g) if !names.contains(&it.text.to_lowercase()) => g.push(it.clone()),
+            _ => out.push(vec![it.clone()]),
+        }
+    }
+    out
+}
+
 fn generate(p: &Prob) -> Gen {
     let mut g = Gen::default();
     let s = p.start;
-    if let Some(st) = &p.stipulation {
-        g.scalar("stipulation: ", std::slice::from_ref(st), s);
+    let keys = fragment_keys(&p.yaml);
+    let keep = |field: &str| !overridden(&keys, field);
+    if !p.authors.is_empty() && keep("authors") {
+        let groups: Vec<Vec<Item>> = p.authors.iter().map(|a| vec![a.clone()]).collect();
+        g.entry("authors: ", &groups, true, s);
     }
-    if !p.authors.is_empty() {
-        g.list("authors", &p.authors, s);
+    if !p.origins.is_empty() && keep("source") {
+        g.entry("source: ", std::slice::from_ref(&p.origins), false, s);
     }
-    if !p.origins.is_empty() {
-        let joined: Vec<Item> = p.origins.clone();
-        g.scalar("source: ", &joined, s);
+    if !p.awards.is_empty() && keep("award") {
+        g.entry("award: ", std::slice::from_ref(&p.awards), false, s);
     }
-    if !p.awards.is_empty() {
-        g.scalar("award: ", &p.awards, s);
-    }
-    if !p.titles.is_empty() {
+    if !p.titles.is_empty() && keep("comments") {
         g.list("comments", &p.titles, s);
     }
-    g.key("algebraic:", p.pieces.iter().flatten().next().map(|i| i.at).unwrap_or(s));
-    for (k, name) in ["white", "black", "neutral"].iter().enumerate() {
-        if p.pieces[k].is_empty() && k == 2 {
-            continue;
-        }
-        if p.pieces[k].is_empty() {
-            g.key(&format!("  {name}: []"), s);
-            continue;
-        }
-        g.key(&format!("  {name}:"), p.pieces[k][0].at);
-        for it in &p.pieces[k] {
-            g.scalar("    - ", std::slice::from_ref(it), s);
+    if !p.remarks.is_empty() && keep("remarks") {
+        g.list("remarks", &p.remarks, s);
+    }
+    if let Some(st) = &p.stipulation
+        && keep("stipulation")
+    {
+        g.entry("stipulation: ", &[vec![st.clone()]], false, s);
+    }
+    if keep("algebraic") {
+        g.key("algebraic:", p.pieces.iter().flatten().next().map(|i| i.at).unwrap_or(s));
+        for (k, name) in ["white", "black", "neutral"].iter().enumerate() {
+            if p.pieces[k].is_empty() && k == 2 {
+                continue;
+            }
+            let groups: Vec<Vec<Item>> = p.pieces[k].iter().map(|i| vec![i.clone()]).collect();
+            g.entry(&format!("  {name}: "), &groups, true, s);
         }
     }
     let mut opts: Vec<Item> = p.options.clone();
     opts.extend(p.conditions.iter().cloned());
-    if !opts.is_empty() {
-        // One line, so that an option's parameters stay with it.
-        g.key("options:", opts[0].at);
-        g.scalar("  - ", &opts, s);
+    if !opts.is_empty() && keep("options") {
+        g.entry("options: ", &option_groups(&opts), true, s);
     }
-    if p.twins.iter().any(|t| !t.1.is_empty()) {
+    if p.twins.iter().any(|t| !t.1.is_empty()) && keep("twins") {
         g.key("twins:", p.twins[0].2);
         // A twin whose every command is unsupported is left out (the problem is unsupported).
         for (label, words, at) in p.twins.iter().filter(|t| !t.1.is_empty()) {
-            g.scalar(&format!("  {label}: "), words, *at);
+            g.entry(&format!("  {label}: "), std::slice::from_ref(words), false, *at);
         }
+    }
+    for l in &p.yaml {
+        g.raw(l);
     }
     g
 }
 
 /// Reads a Popeye input file: one [`Loaded`] per problem.
 pub(crate) fn load_popeye_str(text: &str, file: &str) -> Vec<Loaded> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
-    let toks = tokenize(&lines);
-    let mut out = Vec::new();
-    let Some(first) = toks.first().cloned() else { return out };
-    let lang = begin_language(&first.text);
-    let mut r = Reader { toks, lines, i: 0, lang: lang.unwrap_or(Lang::En) };
-    let mut number = 0;
-    loop {
-        number += 1;
-        let start = r.peek().map(|t| t.at).unwrap_or_default();
-        let mut p = Prob { number, start, ..Prob::default() };
-        if number == 1 {
-            if lang.is_some() {
-                r.i += 1;
-            } else {
-                fail(
-                    &mut p,
-                    first.at,
-                    format!("a Popeye input begins with 'BeginProblem' (or AnfangProblem, DebutProbleme), found '{}'", first.text),
-                );
-            }
-        }
-        let more = read_problem(&mut r, &mut p);
-        out.push(finish(&p, file));
-        if !more || r.peek().is_none() {
-            break;
-        }
-    }
-    out
+    read_all(text).iter().map(|p| finish(p, file)).collect()
 }
 
 fn first_line_of(p: &Prob) -> String {
@@ -1058,7 +1162,8 @@ fn finish(p: &Prob, file: &str) -> Loaded {
         });
     }
     let g = generate(p);
-    let doc = RawDoc { number: p.number, text: g.lines.join("\n"), offset: 0 };
+    // A block scalar at the end keeps its final line break.
+    let doc = RawDoc { number: p.number, text: g.lines.join("\n") + "\n", offset: 0 };
     let loaded = load::load_document(&doc, file);
     let to_inp = |line: usize, column: usize| g.place(line, column).unwrap_or(p.start);
     match loaded {
@@ -1123,26 +1228,77 @@ fn opts_text(p: &Prob) -> Vec<String> {
     p.options.iter().chain(p.conditions.iter()).map(|i| i.text.clone()).collect()
 }
 
-/// The generated YAML document of each problem of a Popeye input (for `show` and tests).
+/// The generated YAML document of each problem of a Popeye input: the very text the loader
+/// reads for it.
 pub fn popeye_to_yaml(text: &str) -> Vec<String> {
+    read_all(text).iter().map(|p| generate(p).lines.join("\n")).collect()
+}
+
+/// Every problem of a Popeye input, as read.
+fn read_all(text: &str) -> Vec<Prob> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
     let toks = tokenize(&lines);
     let Some(first) = toks.first().cloned() else { return Vec::new() };
     let lang = begin_language(&first.text);
-    let mut r = Reader { toks, lines, i: usize::from(lang.is_some()), lang: lang.unwrap_or(Lang::En) };
+    let mut r = Reader { toks, lines, i: 0, lang: lang.unwrap_or(Lang::En) };
     let mut out = Vec::new();
     let mut number = 0;
     loop {
         number += 1;
-        let mut p = Prob { number, ..Prob::default() };
+        let start = r.peek().map(|t| t.at).unwrap_or_default();
+        let mut p = Prob { number, start, ..Prob::default() };
+        if number == 1 {
+            if lang.is_some() {
+                r.i += 1;
+            } else {
+                fail(
+                    &mut p,
+                    first.at,
+                    format!("a Popeye input begins with 'BeginProblem' (or AnfangProblem, DebutProbleme), found '{}'", first.text),
+                );
+            }
+        }
         let more = read_problem(&mut r, &mut p);
-        out.push(generate(&p).lines.join("\n"));
+        out.push(p);
         if !more || r.peek().is_none() {
             break;
         }
     }
     out
+}
+
+/// One problem of a Popeye input for the converter: what the loader made of it, and the
+/// YAML document it reads (or, when the reader had to leave something out, the first thing
+/// left out, with its place).
+pub(crate) struct ForConversion {
+    /// What loading the problem gives.
+    pub loaded: Loaded,
+    /// The YAML text the loader read, or the fault that keeps it from being written.
+    pub yaml: Result<String, ProblemError>,
+}
+
+/// Every problem of a Popeye input, for the converter.
+pub(crate) fn for_conversion(text: &str, file: &str) -> Vec<ForConversion> {
+    read_all(text)
+        .iter()
+        .map(|p| {
+            let loaded = finish(p, file);
+            let yaml = match (&loaded, p.unsupported_at.first()) {
+                (Loaded::Invalid(e), _) => Err(e.clone()),
+                (_, Some(at)) => Err(ProblemError {
+                    file: file.to_string(),
+                    document: p.number,
+                    first_line: loaded.first_line().to_string(),
+                    line: at.line,
+                    column: at.col,
+                    message: format!("cannot be converted, feerie does not read it: {}", p.unsupported.join("; ")),
+                }),
+                _ => Ok(generate(p).lines.join("\n")),
+            };
+            ForConversion { loaded, yaml }
+        })
+        .collect()
 }
 
 #[cfg(test)]

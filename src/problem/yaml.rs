@@ -95,6 +95,24 @@ pub(crate) fn shorten(s: &str, n: usize) -> String {
     if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n.saturating_sub(1)).collect::<String>()) }
 }
 
+/// Whether a text must be quoted to be read back as the same text: in a block (`key: text`)
+/// or in a flow list (`[text]`). YAML itself decides: the text is plain only when the parser
+/// reads it back unchanged as a string (so `#2`, `yes`, `1.5`, `a: b`, `[x]` are quoted).
+pub(crate) fn needs_quotes(text: &str, flow: bool) -> bool {
+    if text.is_empty() || text.contains(['\n', '\r', '\t', '\'', '"']) || text.trim() != text {
+        return true;
+    }
+    let doc = if flow { format!("k: [{text}]") } else { format!("k: {text}") };
+    let Ok(Value::Mapping(m)) = serde_yaml::from_str::<Value>(&doc) else { return true };
+    let v = m.get("k");
+    let back = match v {
+        Some(Value::Sequence(s)) if flow && s.len() == 1 => s.first(),
+        Some(v) if !flow => Some(v),
+        _ => None,
+    };
+    !matches!(back, Some(Value::String(s)) if s == text)
+}
+
 /// The value without its tag.
 pub(crate) fn untag(v: &Value) -> &Value {
     match v {
