@@ -85,6 +85,10 @@ pub struct StatedTwin {
 /// assert_eq!(normalize_move("O-O-O", Lang::En).as_deref(), Some("0-0-0"));
 /// // A MarsCirce capture from the rebirth square.
 /// assert_eq!(normalize_move("Da8-d1*b3#", Lang::De).as_deref(), Some("Qa8-d1*b3"));
+/// assert_eq!(normalize_move("Se1*f3-f6", Lang::En).as_deref(), Some("Se1*f3-f6"));
+/// assert_eq!(normalize_move("Le4*d3=s+", Lang::De).as_deref(), Some("Be4*d3=b"));
+/// assert_eq!(normalize_move("nBe7-e8=nL", Lang::De).as_deref(), Some("nPe7-e8=nB"));
+/// assert_eq!(normalize_move("nKa4-a5", Lang::En).as_deref(), Some("nKa4-a5"));
 /// assert_eq!(normalize_move("hello", Lang::En), None);
 /// assert_eq!(normalize_move("H2+3", Lang::En).as_deref(), Some("H2+3"));
 /// assert_eq!(normalize_move("i9-i8", Lang::En).as_deref(), Some("i9i8"));
@@ -124,6 +128,11 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
     if is_wxf(w) {
         return Some(w.to_string());
     }
+    // A neutral piece (`nKa4-a5`, `nBe7-e8=nL`): its `n` before the piece code.
+    let (neutral, w) = match w.strip_prefix('n') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_uppercase()) => (true, rest),
+        _ => (false, w),
+    };
     let chars: Vec<char> = w.chars().collect();
     let mut i = 0;
     let mut code = String::new();
@@ -144,14 +153,21 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
         Some(kind.code().to_string())
     };
     let piece = english(&code)?;
-    let p = if piece == "P" { "" } else { piece.as_str() };
+    let neutral_code = format!("n{}", if piece.is_empty() { "P" } else { piece.as_str() });
+    let p = if neutral {
+        neutral_code.as_str()
+    } else if piece == "P" {
+        ""
+    } else {
+        piece.as_str()
+    };
     let out;
     if chars.get(i).is_some_and(|c| matches!(c, 'x' | '*' | ':')) {
         // Short capture: `K*d5`.
         let to = sq(i + 1)?;
         out = format!("{p}*{to}");
         i += 3;
-        return finish_promotion(out, &chars, i, &english);
+        return finish_promotion(out, &chars, i, &english, lang);
     }
     let from = sq(i)?;
     i += 2;
@@ -161,7 +177,7 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
     };
     if c == '=' {
         out = format!("{p}{from}");
-        return finish_promotion(out, &chars, i, &english);
+        return finish_promotion(out, &chars, i, &english, lang);
     }
     match c {
         '↑' | '^' | '↓' | 'v' => {
@@ -185,6 +201,15 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
                 text.push_str(&target);
                 i += 3;
             }
+            // Take&Make: the capture, then the victim's move made by the capturer, `Se1*f3-f6`.
+            if sep == '*'
+                && chars.get(i) == Some(&'-')
+                && let Some(made) = sq(i + 1)
+            {
+                text.push('-');
+                text.push_str(&made);
+                i += 3;
+            }
             // A draughts jump chain (Cheskers): every further landing square, `c3xe5xg7`.
             while sep == '*'
                 && chars.get(i).is_some_and(|c| matches!(c, 'x' | '*' | ':'))
@@ -198,7 +223,7 @@ pub fn normalize_move(word: &str, lang: Lang) -> Option<String> {
         }
         _ => return None,
     }
-    finish_promotion(out, &chars, i, &english)
+    finish_promotion(out, &chars, i, &english, lang)
 }
 
 /// Whether a word has the shape of a WXF move: a piece letter, a file digit or the tandem signs
@@ -215,25 +240,50 @@ fn is_wxf(w: &str) -> bool {
     head.iter().all(|c| b"KAEBHNRCP123456789+-".contains(c)) && head.iter().any(|c| c.is_ascii_alphanumeric())
 }
 
-/// Appends `=X` (translated) when the rest of the word is a promotion; `None` when the rest is
-/// anything else.
-fn finish_promotion(mut out: String, chars: &[char], i: usize, english: &dyn Fn(&str) -> Option<String>) -> Option<String> {
-    if i < chars.len() {
-        if chars[i] != '=' {
-            return None;
-        }
-        let promo: String = chars[i + 1..].iter().collect();
-        if promo.is_empty() || promo.len() > 2 || !promo.chars().all(|c| c.is_ascii_uppercase()) {
-            return None;
-        }
-        let k = english(&promo)?;
-        if k.is_empty() {
-            return None;
-        }
-        out.push('=');
-        out.push_str(&k);
+/// Appends what follows the move (translated) when it is a promotion `=X` (`=nX` for a neutral
+/// piece), a colour change `=b` (Andernach: the letter in the text's language, `=s` in German,
+/// `=n` in French), or a promotion then a colour change; `None` when the rest is anything else.
+fn finish_promotion(mut out: String, chars: &[char], i: usize, english: &dyn Fn(&str) -> Option<String>, lang: Lang) -> Option<String> {
+    let rest: String = chars.get(i..).unwrap_or_default().iter().collect();
+    if rest.is_empty() {
+        return Some(out);
     }
-    Some(out)
+    let mut parts = rest.strip_prefix('=')?.split('=');
+    let first = parts.next()?;
+    let colour = |c: &str| -> Option<char> {
+        match (lang, c) {
+            (Lang::De, "w") | (Lang::Fr, "b") | (Lang::En, "w") => Some('w'),
+            (Lang::De, "s") | (Lang::Fr, "n") | (Lang::En, "b") => Some('b'),
+            _ => None,
+        }
+    };
+    let promotion = |p: &str| -> Option<String> {
+        let (n, code) = match p.strip_prefix('n') {
+            Some(c) if !c.is_empty() => ("n", c),
+            _ => ("", p),
+        };
+        if code.is_empty() || code.len() > 2 || !code.chars().all(|c| c.is_ascii_uppercase()) {
+            return None;
+        }
+        let k = english(code)?;
+        (!k.is_empty()).then(|| format!("{n}{k}"))
+    };
+    match (colour(first), parts.next()) {
+        (Some(c), None) => {
+            out.push('=');
+            out.push(c);
+        }
+        (None, then) => {
+            out.push('=');
+            out.push_str(&promotion(first)?);
+            if let Some(then) = then {
+                out.push('=');
+                out.push(colour(then)?);
+            }
+        }
+        (Some(_), Some(_)) => return None,
+    }
+    parts.next().is_none().then_some(out)
 }
 
 /// Guesses the language of a solution text from its words and piece letters.
