@@ -6,7 +6,7 @@
 use super::gate::Gate;
 use super::parallel::par_map;
 use super::tree::Line;
-use super::{Ctx, SolveOptions, line_move};
+use super::{Ctx, SolveOptions, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -45,14 +45,16 @@ struct Helper<'a, G: Game> {
     finish: Finish,
     /// Whether lines end with a mate or a stalemate by the last move (`h#n`, `h=n`, and the
     /// `.5` forms): then [`Game::goal_unreachable`] may cut a line that can no longer reach
-    /// the goal, and the move filters apply.
+    /// the goal, and the move filters and the plans ([`Game::plan`]) apply. They assume a
+    /// mated or stalemated side, so every other goal (`==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
+    /// `ep`, `00`, `zxy`) and `hs#` search exhaustively, every move played.
     bound: bool,
     salt: u64,
     _g: std::marker::PhantomData<G>,
 }
 
 pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
-    base ^ (goal as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    base ^ (goal.code() + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (k as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
         ^ kind.wrapping_mul(0x94D0_49BB_1331_11EB)
 }
@@ -62,13 +64,14 @@ pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
 pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
     let mut v = Vec::new();
     q.moves(&mut v);
-    !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached(goal))
+    !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached_by(q, d, goal))
 }
 
 impl<G: Game> Helper<'_, G> {
-    fn finished(&self, q: &G) -> bool {
+    /// Whether the line ends well with the move `m` from `p` to `q`.
+    fn finished(&self, p: &G, m: G::Move, q: &G) -> bool {
         match self.finish {
-            Finish::Goal => q.goal_reached(self.goal),
+            Finish::Goal => q.goal_reached_by(p, m, self.goal),
             Finish::Forced => forced(q, self.goal),
         }
     }
@@ -153,7 +156,7 @@ impl<G: Game> Helper<'_, G> {
             };
             let q = p.play(m);
             if k == 1 {
-                if self.finished(&q) {
+                if self.finished(p, m, &q) {
                     prefix.push(m);
                     self.emit(prefix, &q, out);
                     prefix.pop();
@@ -177,8 +180,10 @@ impl<G: Game> Helper<'_, G> {
     fn emit(&self, prefix: &[G::Move], last: &G, out: &mut Vec<Line>) {
         let mut line: Line = Vec::with_capacity(prefix.len() + 1);
         let mut p = self.root.clone();
-        for &m in prefix {
-            line.push(line_move(self.ctx, &p, m));
+        for (i, &m) in prefix.iter().enumerate() {
+            // The goal's own mark on the move that reaches it.
+            let goal_move = self.finish == Finish::Goal && i + 1 == prefix.len();
+            line.push(if goal_move { last_line_move(self.ctx, &p, m) } else { line_move(self.ctx, &p, m) });
             p = p.play(m);
         }
         if self.finish == Finish::Forced {
@@ -187,7 +192,7 @@ impl<G: Game> Helper<'_, G> {
             last.moves(&mut v);
             for &d in &v {
                 let mut l = line.clone();
-                l.push(line_move(self.ctx, last, d));
+                l.push(last_line_move(self.ctx, last, d));
                 out.push(l);
             }
         } else {
@@ -247,7 +252,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             let q = p.play(m);
             line.push(m);
             if i as u32 + 1 == plies {
-                if h.finished(&q) {
+                if h.finished(&p, m, &q) {
                     h.emit(&line, &q, &mut out);
                 }
                 ok = false;
