@@ -231,7 +231,12 @@ impl Stipulation {
         // target square `z` + square.
         let mut goal = None;
         if let Some((g, name)) = OTHER_GOALS.iter().copied().find(|(g, _)| rest.starts_with(g)) {
-            let (_, _, after) = parse_length(shown, &rest[g.len()..])?;
+            let mut r = &rest[g.len()..];
+            // The kiss names a square: `ka7`.
+            if g == "k" && r.get(..2).is_some_and(|sq| crate::position::parse_sq(sq).is_some()) {
+                r = &r[2..];
+            }
+            let (_, _, after) = parse_length(shown, r)?;
             if !after.is_empty() {
                 return Err(malformed(shown, format!("unexpected '{after}' after the length")));
             }

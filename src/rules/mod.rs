@@ -8,6 +8,9 @@ pub mod intelligent;
 pub mod stalemate;
 pub mod xiangqi;
 
+#[cfg(test)]
+mod goal_tests;
+
 use crate::piece::{Color, Lang};
 use std::fmt::Debug;
 use std::hash::Hash;

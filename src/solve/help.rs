@@ -1,7 +1,11 @@
 //! Help play (`h#n`, `h#n.5`, `hs#n` and the stalemate forms).
 //!
-//! Help play is exact: every line has exactly the stipulated number of half-moves and only
-//! its last move reaches the goal.
+//! Help play is exact for the goals of the position (`#`, `=`, `==`, `+`): every line has
+//! exactly the stipulated number of half-moves and only its last move reaches the goal. For
+//! the goals of the move (`x`, `~`, `z`, `ep`, `00`, `%`, `#=`, `!=`), as Popeye plays them, a
+//! line ends where its goal is reached: a side that reaches it earlier ends a shorter solution
+//! (`hx1.5`: `1...Rh2*h1 x`; `hsx2`: `1.h3-h4 a5*b4 x`, Black forced at once), and a line in
+//! which the other side reaches it on the way (`hs`) is no solution.
 
 use super::gate::Gate;
 use super::parallel::par_map;
@@ -49,6 +53,9 @@ struct Helper<'a, G: Game> {
     /// mated or stalemated side, so every other goal (`==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
     /// `ep`, `00`, `zxy`) and `hs#` search exhaustively, every move played.
     bound: bool,
+    /// Whether a line ends where its goal is reached (the goals of the move:
+    /// [`Helper::early_end`]).
+    early: bool,
     salt: u64,
     _g: std::marker::PhantomData<G>,
 }
@@ -73,6 +80,22 @@ impl<G: Game> Helper<'_, G> {
         match self.finish {
             Finish::Goal => q.goal_reached_by(p, m, self.goal),
             Finish::Forced => forced(q, self.goal),
+        }
+    }
+
+    /// For the goals of the move ([`Helper::early`]): whether the move `m` from `p` to `q`, made
+    /// `k` half-moves before the end (`k` > 1), ends its line early. `Some(true)`: a shorter
+    /// solution (the goal reached by the side that reaches it at the end, or in `hs` play,
+    /// the other side forced to reach it at once); `Some(false)`: a dead end (in `hs` play,
+    /// the side to be forced reached it of its own accord); `None`: the line goes on.
+    fn early_end(&self, p: &G, m: G::Move, q: &G, k: u32) -> Option<bool> {
+        if !self.early || k <= 1 {
+            return None;
+        }
+        match self.finish {
+            Finish::Goal => (k % 2 == 1 && q.goal_reached_by(p, m, self.goal)).then_some(true),
+            Finish::Forced if k % 2 == 0 => q.goal_reached_by(p, m, self.goal).then_some(false),
+            Finish::Forced => forced(q, self.goal).then_some(true),
         }
     }
 
@@ -162,6 +185,13 @@ impl<G: Game> Helper<'_, G> {
                     prefix.pop();
                     found = true;
                 }
+            } else if let Some(short) = self.early_end(p, m, &q, k) {
+                if short {
+                    prefix.push(m);
+                    self.emit(prefix, &q, out);
+                    prefix.pop();
+                    found = true;
+                }
             } else {
                 prefix.push(m);
                 if self.search(&q, k - 1, children_judged, child_plan.as_ref(), prefix, out) {
@@ -205,7 +235,8 @@ impl<G: Game> Helper<'_, G> {
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
     let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
-    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, salt: 0, _g: std::marker::PhantomData };
+    let early = stip.goal.by_move();
+    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, early, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
         return Vec::new();
     }
@@ -218,6 +249,11 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         let mut deeper = Vec::new();
         for &m in &first {
             let q = pos.play(m);
+            if h.early_end(pos, m, &q, plies).is_some() {
+                // The line ends with its first move: not split further.
+                deeper.push(vec![m]);
+                continue;
+            }
             let mut second = Vec::new();
             q.moves(&mut second);
             for &m2 in &second {
@@ -253,6 +289,13 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             line.push(m);
             if i as u32 + 1 == plies {
                 if h.finished(&p, m, &q) {
+                    h.emit(&line, &q, &mut out);
+                }
+                ok = false;
+                break;
+            }
+            if let Some(short) = h.early_end(&p, m, &q, plies - i as u32) {
+                if short {
                     h.emit(&line, &q, &mut out);
                 }
                 ok = false;

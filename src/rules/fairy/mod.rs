@@ -45,7 +45,7 @@
 pub mod conditions;
 mod notation;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::geometry::{Chess8x8, Square, Squares};
 use crate::piece::{Color, Kind, walk};
