@@ -94,7 +94,7 @@ impl<G: Game> Helper<'_, G> {
         }
         match self.finish {
             Finish::Goal => (k % 2 == 1 && q.goal_reached_by(p, m, self.goal)).then_some(true),
-            Finish::Forced if k % 2 == 0 => q.goal_reached_by(p, m, self.goal).then_some(false),
+            Finish::Forced if k.is_multiple_of(2) => q.goal_reached_by(p, m, self.goal).then_some(false),
             Finish::Forced => forced(q, self.goal).then_some(true),
         }
     }
