@@ -188,7 +188,7 @@ impl Shape for Xiangqi9x10 {
 }
 
 /// A square index on some board shape (rank-major from the bottom-left corner).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub struct Square(pub u8);
 
 impl Square {

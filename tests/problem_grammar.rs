@@ -39,6 +39,15 @@ fn stipulations_that_parse() {
         ("h# 3", false, Help, Mate, 3, false, "h#3"),
         ("SER-H#3", true, Help, Mate, 3, false, "ser-h#3"),
         ("h#2,5", false, Help, Mate, 2, true, "h#2.5"),
+        // The goals of the move, and mate or stalemate, auto-stalemate.
+        ("hx2", false, Help, Capture, 2, false, "hx2"),
+        ("#=2", false, Direct, MateOrStalemate, 2, false, "#=2"),
+        ("h00 2", false, Help, Castling, 2, false, "h002"),
+        ("ep1", false, Direct, EnPassant, 1, false, "ep1"),
+        ("ser-!=7", true, Direct, AutoStalemate, 7, false, "ser-!=7"),
+        ("~1", false, Direct, AnyMove, 1, false, "~1"),
+        ("SER-%4", true, Direct, WinPiece, 4, false, "ser-%4"),
+        ("HZg74", false, Help, Target(feerie::geometry::Square(54)), 4, false, "hzg74"),
     ];
     for &(text, series, play, goal, moves, half, shown) in table {
         let s = Stipulation::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -67,12 +76,11 @@ fn stipulations_that_do_not() {
         ("phser-#3", 'U', "parry help series"),
         ("exact-h#3", 'U', "exact play"),
         ("semi-r#2", 'U', "semi-reflex"),
-        ("hx2", 'U', "goal 'x' (capture)"),
         ("h##2", 'U', "double mate"),
-        ("#=2", 'U', "mate or stalemate"),
-        ("h00 2", 'U', "castling"),
-        ("ep1", 'U', "en-passant"),
-        ("hze4 3", 'U', "target square"),
+        ("##!1", 'U', "counter-mate"),
+        ("h<>3", 'U', "exchange"),
+        ("ser-ct10", 'U', "circuit"),
+        ("hz3", 'M', "needs a square"),
         ("reci-h", 'M', "no goal"),
         ("#2.5", 'M', "only in help play"),
         ("ser-h#2.5", 'M', "only in help play"),

@@ -291,6 +291,11 @@ fn interpret(
                         ),
                     ));
                 }
+                if let Some(s) = stipulation
+                    && let Some(why) = <crate::rules::xiangqi::XiangqiPosition as crate::rules::Game>::refuses_goal(s.goal)
+                {
+                    return Err(Fault::at(&["stipulation"], format!("'{s}': {why} (Xiangqi knows #, + and nothing else)")));
+                }
                 if options.reserve.any() {
                     return Err(Fault::at(&[opt_key], "Échecs Réserve is a chess condition: it does not apply to Xiangqi"));
                 }

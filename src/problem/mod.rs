@@ -471,6 +471,9 @@ impl Problem {
                     if matches!(s.goal, crate::rules::Goal::Stalemate | crate::rules::Goal::DoubleStalemate) {
                         return Err(self.twin_error(t, format!("'{s}': Xiangqi has no stalemate goal (a side without a move has lost)")));
                     }
+                    if let Some(why) = <XiangqiPosition as crate::rules::Game>::refuses_goal(s.goal) {
+                        return Err(self.twin_error(t, format!("'{s}': {why} (Xiangqi knows #, + and nothing else)")));
+                    }
                     stipulation = s.with_white_to_play(start.options.white_to_play)
                 }
                 other => xiangqi::apply(&mut board, other).map_err(|m| self.twin_error(t, m))?,

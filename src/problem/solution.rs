@@ -381,6 +381,12 @@ fn tokenize(line: &str, lang: Lang) -> Result<Vec<Tok>, String> {
             out.push(Tok::Marks { key: w.contains('!'), try_: w.contains('?') });
             continue;
         }
+        // The marks of the goals of the move (`x`, `z`, `%`, as Popeye writes them), maybe
+        // with the key's `!` or the try's `?` glued on (`z!`).
+        if matches!(w.trim_end_matches(['!', '?']), "x" | "z" | "%") {
+            out.push(Tok::Marks { key: w.ends_with('!'), try_: w.ends_with('?') });
+            continue;
+        }
         let lw = w.to_lowercase();
         match lw.as_str() {
             "but" | "aber" | "mais" => {
@@ -723,6 +729,20 @@ mod tests {
         assert!(s.problems.is_empty(), "{:?}", s.problems);
         assert_eq!(s.twins[0].keys, vec!["Sc5-e4"]);
         assert_eq!(s.twins[0].lines[1], ["Sc5-e4", "Kd5", "Qd1-d4"].iter().map(|x| x.to_string()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn goal_marks_of_the_move_are_read() {
+        // As Popeye writes them (its recorded outputs): `x`, `z`, `%`, `!=`, `#=`, `##!`.
+        let s = StatedSolution::parse("  1.Qb1-h7   2.Qh7*a7 + x\n  1.Qb1-b6   2.Qb6*a7 + x", &hint("ser-x2"));
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        assert_eq!(s.twins[0].lines.len(), 2);
+        for (text, stip) in [("1.Qb6-b7 + z !", "zb71"), ("1.d4*e5 % !", "%1"), ("1.h5-h6 != !", "!=1"), ("1.Qb1-b6 #= !", "#=1")] {
+            let s = StatedSolution::parse(text, &hint(stip));
+            assert!(s.problems.is_empty(), "{text}: {:?}", s.problems);
+            assert_eq!(s.twins[0].keys.len(), 1, "{text}");
+        }
+        assert_eq!(StatedSolution::parse("1.Qb6-b7+ z!", &hint("zb71")).twins[0].keys, ["Qb6-b7"]);
     }
 
     #[test]

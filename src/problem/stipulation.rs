@@ -53,12 +53,7 @@ impl fmt::Display for Stipulation {
             Play::Reflex => "r",
             Play::HelpSelf => "hs",
         })?;
-        f.write_str(match self.goal {
-            Goal::Mate => "#",
-            Goal::Stalemate => "=",
-            Goal::DoubleStalemate => "==",
-            Goal::Check => "+",
-        })?;
+        write!(f, "{}", self.goal)?;
         write!(f, "{}", self.moves)?;
         if self.half {
             f.write_str(".5")?;
@@ -96,19 +91,29 @@ pub const MAX_MOVES: u32 = 999;
 const OTHER_GOALS: &[(&str, &str)] = &[
     ("##!", "counter-mate"),
     ("##", "double mate"),
-    ("#=", "mate or stalemate"),
-    ("!=", "auto-stalemate"),
+    ("<>r", "exchange by rebirth"),
     ("<>", "exchange"),
     ("c81", "Chess81 goal"),
-    ("ctr", "Circe capture target"),
-    ("ct", "Circe target"),
-    ("ep", "en-passant capture"),
-    ("00", "castling"),
-    ("x", "capture"),
-    ("%", "any move"),
-    ("~", "any move"),
+    ("ctr", "circuit by rebirth"),
+    ("ct", "circuit"),
     ("k", "kiss"),
-    ("!", "auto-stalemate"),
+    ("!#", "auto-mate"),
+];
+
+/// The goals feerie solves, longest first (so that `#=` is read before `#`, `==` before
+/// `=`); the target square `zxy` is read apart.
+const GOALS: &[(&str, Goal)] = &[
+    ("#=", Goal::MateOrStalemate),
+    ("#", Goal::Mate),
+    ("!=", Goal::AutoStalemate),
+    ("==", Goal::DoubleStalemate),
+    ("=", Goal::Stalemate),
+    ("+", Goal::Check),
+    ("~", Goal::AnyMove),
+    ("%", Goal::WinPiece),
+    ("x", Goal::Capture),
+    ("ep", Goal::EnPassant),
+    ("00", Goal::Castling),
 ];
 
 /// Play prefixes that are well-formed but not supported yet.
@@ -153,7 +158,8 @@ fn parse_length<'a>(text: &str, rest: &'a str) -> Result<(u32, bool, &'a str), S
 
 impl Stipulation {
     /// Parses Popeye's stipulation grammar `[ser-][h|s|r|hs]GOAL n[.5]` with GOAL one of `#`,
-    /// `=`, `==`, `+`. Spaces are ignored and letters may be upper case. Forms Popeye knows but
+    /// `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00` or `z` with a square (`hzd54`).
+    /// Spaces are ignored and letters may be upper case. Forms Popeye knows but
     /// feerie does not solve yet (`dia`, `pg`, `a=>b`, `reci-h#2`, `pser-`, goals such as `x`
     /// or `##`) give [`StipulationError::Unsupported`].
     ///
@@ -221,57 +227,45 @@ impl Stipulation {
         if rest.starts_with("dia") || rest.starts_with("pg") || rest.starts_with("a=>b") {
             return Err(StipulationError::Unsupported(format!("proof games ('{shown}')")));
         }
-        // Goal.
-        let supported = [("==", Goal::DoubleStalemate), ("=", Goal::Stalemate), ("+", Goal::Check)];
+        // Goal: the unsupported ones first (`##` before `#`), then the supported ones, then the
+        // target square `z` + square.
         let mut goal = None;
-        let mut other: Option<(&str, &str)> = None;
-        // `##`, `##!` and `#=` before `#`.
-        for (g, name) in OTHER_GOALS.iter().take(3) {
-            if rest.starts_with(g) {
-                other = Some((g, name));
-                break;
+        if let Some((g, name)) = OTHER_GOALS.iter().copied().find(|(g, _)| rest.starts_with(g)) {
+            let mut r = &rest[g.len()..];
+            // The kiss names a square: `ka7`.
+            if g == "k" && r.get(..2).is_some_and(|sq| crate::position::parse_sq(sq).is_some()) {
+                r = &r[2..];
             }
-        }
-        if other.is_none() {
-            if let Some(r) = rest.strip_prefix('#') {
-                goal = Some(Goal::Mate);
-                rest = r;
-            } else if let Some(&(g, gl)) = supported.iter().find(|(g, _)| rest.starts_with(g) && !rest.starts_with("=>")) {
-                goal = Some(gl);
-                rest = &rest[g.len()..];
-            } else {
-                other = OTHER_GOALS.iter().copied().find(|(g, _)| rest.starts_with(g));
-                if other.is_none()
-                    && let Some(r) = rest.strip_prefix('z')
-                {
-                    // Target square goal `z` + square.
-                    let sq: String = r.chars().take(2).collect();
-                    if crate::position::parse_sq(&sq).is_some() {
-                        let (_, _, after) = parse_length(shown, &r[sq.len()..])?;
-                        if !after.is_empty() {
-                            return Err(malformed(shown, format!("unexpected '{after}' after the length")));
-                        }
-                        return Err(StipulationError::Unsupported(format!("goal 'z{sq}' (target square) in '{shown}'")));
-                    }
-                }
-            }
-        }
-        if let Some((g, name)) = other {
-            let (_, _, after) = parse_length(shown, &rest[g.len()..])?;
+            let (_, _, after) = parse_length(shown, r)?;
             if !after.is_empty() {
                 return Err(malformed(shown, format!("unexpected '{after}' after the length")));
             }
             return Err(StipulationError::Unsupported(format!("goal '{g}' ({name}) in '{shown}'")));
         }
+        if let Some(&(g, gl)) = GOALS.iter().find(|(g, _)| rest.starts_with(g) && !rest.starts_with("=>")) {
+            goal = Some(gl);
+            rest = &rest[g.len()..];
+        } else if let Some(r) = rest.strip_prefix('z') {
+            let sq: String = r.chars().take(2).collect();
+            match crate::position::parse_sq(&sq) {
+                Some(s) if sq.len() == 2 => {
+                    goal = Some(Goal::Target(s));
+                    rest = &r[2..];
+                }
+                _ => return Err(malformed(shown, format!("the target square goal 'z' needs a square (e.g. 'zd5'), found '{sq}'"))),
+            }
+        }
         let Some(goal) = goal else {
             return Err(match rest.chars().next() {
-                None => malformed(shown, "no goal: expected #, =, == or + followed by the number of moves"),
+                None => malformed(shown, "no goal: expected a goal (#, =, ==, +, x, ~, …) followed by the number of moves"),
                 Some(c) if c.is_ascii_digit() => {
                     malformed(shown, "the goal is missing before the number of moves (#, =, == or +), e.g. '#2' or 'h=3'")
                 }
                 Some(c) => malformed(
                     shown,
-                    format!("unknown goal '{c}': expected [ser-][h|s|r|hs]GOAL n[.5] with GOAL one of #, =, ==, +, e.g. '#2' or 'h#3.5'"),
+                    format!(
+                        "unknown goal '{c}': expected [ser-][h|s|r|hs]GOAL n[.5] with GOAL one of #, =, ==, +, #=, !=, ~, %, x, ep, 00, zxy, e.g. '#2' or 'h#3.5'"
+                    ),
                 ),
             });
         };

@@ -1,6 +1,10 @@
 //! A lower bound for help play: can the side to be mated still be mated within the moves
 //! left? Used by the helpmate search to cut lines that cannot end in mate in time.
 //!
+//! It knows mate and stalemate only ([`needs_check`]): for every other goal (`==`, `+`, and
+//! the goals of the move: `#=`, `!=`, `~`, `x`, `%`, `ep`, `00`, `zxy`) it answers "maybe",
+//! and the help and series searches do not ask it: they search those goals exhaustively.
+//!
 //! The bound is a relaxation on the **empty board**: every piece is assumed free to go
 //! wherever its moves lead, pawns may capture whenever they like (so a pawn's diagonal step
 //! is always open, which also covers en passant) and a pawn reaching its last rank may become

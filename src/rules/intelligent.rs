@@ -1,6 +1,9 @@
 //! Intelligent help play: the mate pictures a help line can end in, worked out once, and a
 //! running count per picture of the moves each side still needs to reach it.
 //!
+//! Pictures exist for mate and stalemate only ([`plan`] answers `None` for every other goal,
+//! the goals of the move included), so those goals are searched exhaustively.
+//!
 //! A **picture** places some pieces on their squares of the final position: the mated
 //! king on `s`, one mating piece (not the king) that checks it, and for each flight of `s`
 //! either a piece of the mated side standing on it (a *blocker*) or a mating piece that

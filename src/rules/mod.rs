@@ -8,14 +8,18 @@ pub mod intelligent;
 pub mod stalemate;
 pub mod xiangqi;
 
+#[cfg(test)]
+mod goal_tests;
+
 use crate::piece::{Color, Lang};
 use std::fmt::Debug;
 use std::hash::Hash;
 
-/// What a stipulation aims at, tested on the position after a move, for the side to move
-/// there (the side that would have to answer). What each goal means is the game's to say
-/// ([`Game::goal_reached`]): in chess `#` is checkmate, in Xiangqi it is "no legal move",
-/// in check or not.
+/// What a stipulation aims at. Most goals are tested on the position after a move, for the
+/// side to move there (the side that would have to answer); the others are judged from the
+/// last move itself (a capture, castling, a piece arriving on a square): see
+/// [`Goal::by_move`] and [`Game::goal_reached_by`]. What each goal means is the game's to
+/// say: in chess `#` is checkmate, in Xiangqi it is "no legal move", in check or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Goal {
     /// `#`: the side to move has lost by having no good answer: mated in chess, without a
@@ -27,6 +31,90 @@ pub enum Goal {
     DoubleStalemate,
     /// `+`: the side to move is in check.
     Check,
+    /// `#=`: the side to move is mated or stalemated.
+    MateOrStalemate,
+    /// `!=` (auto-stalemate): the side that made the last move would be stalemated if it
+    /// were to move again (not in check, without a legal move).
+    AutoStalemate,
+    /// `~`: any move reaches it (Popeye's `~1` lists every legal move).
+    AnyMove,
+    /// `x`: the last move captures.
+    Capture,
+    /// `%` (win a piece): the last move captures and the captured piece stays off the board
+    /// (no Circe rebirth brings it back): the board holds fewer pieces than before.
+    WinPiece,
+    /// `ep`: the last move is an en-passant capture.
+    EnPassant,
+    /// `00`: the last move is castling.
+    Castling,
+    /// `zxy` (target square): after the last move a piece of the side that made it stands on
+    /// the square, where none of its pieces stood before (it arrived there).
+    Target(crate::geometry::Square),
+}
+
+impl Goal {
+    /// Whether the goal is judged from the last move (and the positions before and after
+    /// it), not from the position after it alone: then the search calls
+    /// [`Game::goal_reached_by`] with the move, and no game's pruning for mate or stalemate
+    /// applies.
+    pub fn by_move(self) -> bool {
+        !matches!(self, Goal::Mate | Goal::Stalemate | Goal::DoubleStalemate | Goal::Check)
+    }
+
+    /// A number that tells goals apart, for transposition-table salts (the target square
+    /// included).
+    pub fn code(self) -> u64 {
+        match self {
+            Goal::Mate => 0,
+            Goal::Stalemate => 1,
+            Goal::DoubleStalemate => 2,
+            Goal::Check => 3,
+            Goal::MateOrStalemate => 4,
+            Goal::AutoStalemate => 5,
+            Goal::AnyMove => 6,
+            Goal::Capture => 7,
+            Goal::WinPiece => 8,
+            Goal::EnPassant => 9,
+            Goal::Castling => 10,
+            Goal::Target(s) => 16 + s.0 as u64,
+        }
+    }
+
+    /// The mark Popeye writes after the move that reaches the goal, after the move's own
+    /// check mark (`1.Ba3*b2 x`, `Kh1-g2 + z`, `a2-a4 !=`, `Kg8*f8 %`), or instead of it
+    /// (`Qb1-b6 #=`): empty for the goals whose reaching move says it already (`#`, `=`,
+    /// `==`, `+`) or that Popeye leaves unmarked (`~`, `ep`, `00`).
+    pub fn end_mark(self) -> &'static str {
+        match self {
+            Goal::MateOrStalemate => "#=",
+            Goal::Capture => "x",
+            Goal::WinPiece => "%",
+            Goal::AutoStalemate => "!=",
+            Goal::Target(_) => "z",
+            _ => "",
+        }
+    }
+}
+
+impl std::fmt::Display for Goal {
+    /// The goal as a stipulation writes it: `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
+    /// `ep`, `00` or `z` with the square (`zd5`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Goal::Mate => "#",
+            Goal::Stalemate => "=",
+            Goal::DoubleStalemate => "==",
+            Goal::Check => "+",
+            Goal::MateOrStalemate => "#=",
+            Goal::AutoStalemate => "!=",
+            Goal::AnyMove => "~",
+            Goal::Capture => "x",
+            Goal::WinPiece => "%",
+            Goal::EnPassant => "ep",
+            Goal::Castling => "00",
+            Goal::Target(s) => return write!(f, "z{}", crate::position::sq_name(*s)),
+        })
+    }
 }
 
 /// How moves are written. Each game has its own native notation (Popeye's long algebraic for
@@ -77,8 +165,43 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// Whether `goal` is reached for the side to move: the game says what each goal means
     /// (chess: `#` checkmate, `=` stalemate; Xiangqi: `#` no legal move, in check or not).
-    /// A goal the game does not know is never reached.
+    /// A goal the game does not know, and the goals of the move ([`Goal::by_move`], judged by
+    /// [`Game::goal_reached_by`]), are never reached here.
     fn goal_reached(&self, goal: Goal) -> bool;
+    /// Whether the move `m`, played in `before`, reaches `goal`; `self` is the position
+    /// after it. The goals of the position alone ([`Goal::by_move`] false) are
+    /// [`Game::goal_reached`], with no more cost than a match on the goal; `#=` and `!=` are
+    /// told from the mate, stalemate and check tests (on this position, or on it with the
+    /// other side to move); `~` is always reached; the goals of the move itself are the
+    /// game's [`Game::move_reaches`].
+    #[inline]
+    fn goal_reached_by(&self, before: &Self, m: Self::Move, goal: Goal) -> bool {
+        match goal {
+            Goal::Mate | Goal::Stalemate | Goal::DoubleStalemate | Goal::Check => self.goal_reached(goal),
+            Goal::MateOrStalemate => self.goal_reached(Goal::Mate) || self.goal_reached(Goal::Stalemate),
+            Goal::AutoStalemate => {
+                let mover = self.pass();
+                !mover.in_check() && !mover.has_move()
+            }
+            Goal::AnyMove => true,
+            Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) => before.move_reaches(m, self, goal),
+        }
+    }
+    /// Whether the move `m` (legal here, `after` the position it leads to) reaches one of the
+    /// goals of the move itself: `x` (it captures), `%` (it captures and the board is left
+    /// with fewer pieces), `ep`, `00`, `zxy` (a piece of the mover arrives on the square).
+    /// The default knows none of them: a game that has no captures, castling or en passant
+    /// never reaches them.
+    fn move_reaches(&self, m: Self::Move, after: &Self, goal: Goal) -> bool {
+        let _ = (m, after, goal);
+        false
+    }
+    /// Why this game cannot solve `goal`, in plain words (`None` when it can): a goal its
+    /// rules give no meaning to (Xiangqi has no en passant). The default accepts the goals
+    /// of the position alone and refuses those of the move.
+    fn refuses_goal(goal: Goal) -> Option<String> {
+        goal.by_move().then(|| format!("goal '{goal}' is not supported in this game"))
+    }
     /// Whether every move that reaches `goal` gives check, so that a search may look at the
     /// checking moves only (chess: mate and check; Xiangqi: check only, since a quiet move
     /// can leave the opponent without a move). The default says so for the check goal alone,
@@ -216,7 +339,29 @@ impl Game for crate::position::Position {
             Goal::Stalemate => !self.in_check() && !self.has_move(),
             Goal::Check => self.in_check(),
             Goal::DoubleStalemate => !self.in_check() && !self.has_move() && !self.pass().has_move(),
+            // The goals of the move: `Game::goal_reached_by`.
+            _ => false,
         }
+    }
+    fn move_reaches(&self, m: Self::Move, after: &Self, goal: Goal) -> bool {
+        use crate::position::Move;
+        let capture = match m {
+            Move::Normal { to, .. } => self.piece_at(to).is_some(),
+            Move::EnPassant { .. } => true,
+            _ => false,
+        };
+        match goal {
+            Goal::Capture => capture,
+            Goal::WinPiece => capture && after.occupied().count_ones() < self.occupied().count_ones(),
+            Goal::EnPassant => matches!(m, Move::EnPassant { .. }),
+            Goal::Castling => matches!(m, Move::Castle { .. }),
+            // A piece of the mover stands there after the move, and stood not before.
+            Goal::Target(s) => after.piece_at(s).is_some_and(|p| p.color == self.side_to_move()) && self.piece_at(s) != after.piece_at(s),
+            _ => false,
+        }
+    }
+    fn refuses_goal(_goal: Goal) -> Option<String> {
+        None
     }
     fn needs_check(&self, goal: Goal) -> bool {
         matches!(goal, Goal::Mate | Goal::Check)

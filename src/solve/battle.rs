@@ -7,7 +7,7 @@
 
 use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
-use super::{Ctx, SolveOptions, mark};
+use super::{Ctx, SolveOptions, end_mark, move_mark};
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
@@ -23,7 +23,7 @@ const SALT_ATT: [u64; 3] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656
 const SALT_DEF: [u64; 3] = [0x85EB_CA77_C2B2_AE63, 0x27D4_EB2F_1656_67C5, 0xFF51_AFD7_ED55_8CCD];
 
 fn goal_salt(g: Goal) -> u64 {
-    (g as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    (g.code() + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
 /// What battle play found.
@@ -105,9 +105,23 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.pool.push(v);
     }
 
+    /// Whether the move `m` from `p`, leading to `q`, reaches the goal.
     #[inline]
-    fn goal(&self, q: &G) -> bool {
-        q.goal_reached(self.goal)
+    fn goal(&self, p: &G, m: G::Move, q: &G) -> bool {
+        q.goal_reached_by(p, m, self.goal)
+    }
+
+    /// Whether the move `m` from `p` reaches the goal.
+    #[inline]
+    fn goal_move(&self, p: &G, m: G::Move) -> bool {
+        self.goal(p, m, &p.play(m))
+    }
+
+    /// The mark of move `m` from `p` (to `q`) in the tree: with the goal's own mark
+    /// ([`end_mark`]) when it is the move that reaches the goal, the attacker's in direct
+    /// play, the defender's in self and reflex play.
+    fn node_mark(&self, p: &G, m: G::Move, q: &G, attacker: bool) -> String {
+        if attacker == (self.mode == Mode::Direct) { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
     }
 
     /// Cached bound lookup: Some(result) when the table decides.
@@ -140,7 +154,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Whether some move of `mover` (to move in `p`) reaches the goal at once.
     fn has_goal_move(&mut self, p: &G) -> bool {
         let moves = self.moves(p);
-        let found = moves.iter().any(|&m| self.goal(&p.play(m)));
+        let found = moves.iter().any(|&m| self.goal_move(p, m));
         self.give(moves);
         found
     }
@@ -168,7 +182,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Only a checking move can reach the goal: those are tested first, and searched
             // first; then the other moves (generated only when needed).
             let checks = self.checks(p);
-            result = checks.iter().any(|&m| self.goal(&p.play(m)));
+            result = checks.iter().any(|&m| self.goal_move(p, m));
             if !result && n > 1 {
                 result = self.first_win(p, &checks, n) || {
                     let mut quiet = self.moves(p);
@@ -192,13 +206,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         let moves = self.moves(p);
         match self.mode {
             Mode::Direct => {
-                result = moves.iter().any(|&m| self.goal(&p.play(m)));
+                result = moves.iter().any(|&m| self.goal_move(p, m));
                 if !result && n > 1 {
                     result = self.first_win(p, &moves, n);
                 }
             }
             Mode::SelfPlay | Mode::Reflex => {
-                let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal(&p.play(m)));
+                let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
                 if !forced_goal {
                     result = self.first_win(p, &moves, n);
                 }
@@ -289,7 +303,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 for (j, k) in killers.into_iter().enumerate() {
                     let Some(k) = k.filter(|k| !checked(k)) else { continue };
                     let Some(r) = q.try_play(k) else { continue };
-                    if !self.answered_pos(&r, n) {
+                    if !self.answered_pos(q, k, &r, n) {
                         self.note_refutation(slot, k);
                         result = false;
                         break 'search;
@@ -303,7 +317,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 result = false;
                 break 'search;
             }
-            if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+            if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal_move(q, d)) {
                 self.give(moves);
                 break 'search;
             }
@@ -352,15 +366,15 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Whether the attacker still wins after defence `d` from `q` (`n` as in [`Self::def`]).
     #[inline]
     fn answered(&mut self, q: &G, d: G::Move, n: u32) -> bool {
-        self.answered_pos(&q.play(d), n)
+        self.answered_pos(q, d, &q.play(d), n)
     }
 
-    /// [`Self::answered`] given the position after the defence.
+    /// [`Self::answered`] given the position after the defence `d` from `q`.
     #[inline]
-    fn answered_pos(&mut self, r: &G, n: u32) -> bool {
+    fn answered_pos(&mut self, q: &G, d: G::Move, r: &G, n: u32) -> bool {
         match self.mode {
             Mode::Direct => self.att(r, n),
-            Mode::SelfPlay => self.goal(r) || (n > 1 && self.att(r, n - 1)),
+            Mode::SelfPlay => self.goal(q, d, r) || (n > 1 && self.att(r, n - 1)),
             Mode::Reflex => n > 1 && self.att(r, n - 1),
         }
     }
@@ -384,7 +398,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let moves = self.moves(q);
         let result = if moves.is_empty() {
             false
-        } else if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+        } else if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal_move(q, d)) {
             true
         } else {
             let slot = (n as usize).min(63);
@@ -400,7 +414,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     killers.push(k);
                 }
             }
-            let first = killers.iter().copied().find(|&k| !self.answered_split(&q.play(k), n, lvl));
+            let first = killers.iter().copied().find(|&k| !self.answered_split(q, k, n, lvl));
             if let Some(k) = first {
                 self.note_refutation(slot, k);
                 false
@@ -408,7 +422,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 let (ctx, mode, home) = (self.ctx, self.mode, self.home);
                 let rest: Vec<G::Move> = moves.iter().copied().filter(|d| !killers.contains(d)).collect();
                 let refutation =
-                    rest.par_iter().with_max_len(1).find_any(|&&d| !Searcher::<G>::new(ctx, mode, home).answered_split(&q.play(d), n, lvl));
+                    rest.par_iter().with_max_len(1).find_any(|&&d| !Searcher::<G>::new(ctx, mode, home).answered_split(q, d, n, lvl));
                 if let Some(&d) = refutation {
                     self.note_refutation(slot, d);
                 }
@@ -420,13 +434,14 @@ impl<'a, G: Game> Searcher<'a, G> {
         result
     }
 
-    /// [`Self::answered_pos`] with the attacker's reply split over threads (`lvl` as in
+    /// [`Self::answered`] with the attacker's reply split over threads (`lvl` as in
     /// [`Self::def_split`]).
-    fn answered_split(&mut self, r: &G, n: u32, lvl: u32) -> bool {
+    fn answered_split(&mut self, q: &G, d: G::Move, n: u32, lvl: u32) -> bool {
+        let r = q.play(d);
         match self.mode {
-            Mode::Direct => self.att_split(r, n, lvl - 1),
-            Mode::SelfPlay => self.goal(r) || (n > 1 && self.att_split(r, n - 1, lvl - 1)),
-            Mode::Reflex => n > 1 && self.att_split(r, n - 1, lvl - 1),
+            Mode::Direct => self.att_split(&r, n, lvl - 1),
+            Mode::SelfPlay => self.goal(q, d, &r) || (n > 1 && self.att_split(&r, n - 1, lvl - 1)),
+            Mode::Reflex => n > 1 && self.att_split(&r, n - 1, lvl - 1),
         }
     }
 
@@ -448,7 +463,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let mut moves = self.moves(p);
         let goal_now = match self.mode {
-            Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal(&p.play(m))),
+            Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal_move(p, m)),
             Mode::SelfPlay => false,
         };
         let result = if goal_now {
@@ -495,7 +510,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn solves_root(&mut self, p: &G, m: G::Move, n: u32) -> bool {
         let q = p.play(m);
         match self.mode {
-            Mode::Direct => self.goal(&q) || (n > 1 && self.def_split(&q, n - 1, SPLIT_PLIES)),
+            Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def_split(&q, n - 1, SPLIT_PLIES)),
             _ => self.def_split(&q, n, SPLIT_PLIES),
         }
     }
@@ -504,7 +519,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn solves(&mut self, p: &G, m: G::Move, n: u32) -> bool {
         let q = p.play(m);
         match self.mode {
-            Mode::Direct => self.goal(&q) || (n > 1 && self.def(&q, n - 1)),
+            Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def(&q, n - 1)),
             _ => self.def(&q, n),
         }
     }
@@ -514,7 +529,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let q = p.play(m);
         let mut out = Vec::new();
         let moves = self.moves(&q);
-        if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+        if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal_move(&q, d)) {
             self.give(moves);
             return out;
         }
@@ -553,8 +568,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             let q = p.play(m);
-            let mut node = Node::new(p.move_text_in(m, Lang::En, self.ctx.notation), mark(&q), Role::Attack);
-            self.fill_after_attack(&mut node, &q, k, opts, false);
+            let mut node = Node::new(p.move_text_in(m, Lang::En, self.ctx.notation), self.node_mark(p, m, &q, true), Role::Attack);
+            let reached = self.goal(p, m, &q);
+            self.fill_after_attack(&mut node, &q, reached, k, opts, false);
             nodes.push(node);
         }
         self.give(moves);
@@ -576,10 +592,10 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 
     /// Fills threat and defences after an attacker's move (defender to move in `q`), the
-    /// move having solved within `n`.
-    fn fill_after_attack(&mut self, node: &mut Node, q: &G, n: u32, opts: &SolveOptions, par: bool) {
+    /// move having solved within `n`; `reached`: the move reached the goal.
+    fn fill_after_attack(&mut self, node: &mut Node, q: &G, reached: bool, n: u32, opts: &SolveOptions, par: bool) {
         let b = self.budget_after(n);
-        if self.mode == Mode::Direct && (b == 0 || self.goal(q)) {
+        if self.mode == Mode::Direct && (b == 0 || reached) {
             return;
         }
         // Threat: what the attacker does if the defender passes.
@@ -628,7 +644,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             return None;
         }
         let r = q.play(d);
-        let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), mark(&r), Role::Defence);
+        let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), self.node_mark(q, d, &r, false), Role::Defence);
         match self.mode {
             Mode::Direct => {
                 let (len, cont) = self.att_nodes(&r, b, opts);
@@ -639,10 +655,10 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             Mode::SelfPlay | Mode::Reflex => {
                 if threat.reflex_forced {
-                    if !self.goal(&r) {
+                    if !self.goal(q, d, &r) {
                         return None;
                     }
-                } else if self.goal(&r) {
+                } else if self.goal(q, d, &r) {
                     // The defender reaches the goal before the attacker has played all its
                     // moves: a short line, which Popeye does not show after the key.
                     if b > 1 {
@@ -666,7 +682,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Whether the side to move in `q` has moves and every one of them reaches the goal.
     fn all_moves_reach_goal(&mut self, q: &G) -> bool {
         let moves = self.moves(q);
-        let all = !moves.is_empty() && moves.iter().all(|&d| self.goal(&q.play(d)));
+        let all = !moves.is_empty() && moves.iter().all(|&d| self.goal(q, d, &q.play(d)));
         self.give(moves);
         all
     }
@@ -761,7 +777,8 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let mut keys = Vec::new();
         if works {
             let mut node = Node::new("...".into(), String::new(), Role::Key);
-            s.fill_after_attack(&mut node, pos, n, opts, true);
+            // The diagram is after an unknown key: it reached no goal.
+            s.fill_after_attack(&mut node, pos, false, n, opts, true);
             keys.push(node);
         }
         return BattleResult { keys, tries: Vec::new(), set_play: Vec::new() };
@@ -771,16 +788,17 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.
-    let root_forced = mode == Mode::Reflex && first.iter().any(|&m| pos.play(m).goal_reached(ctx.goal));
+    let root_forced = mode == Mode::Reflex && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
     let rootf = |&m: &G::Move| {
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let out = if n == 0 || root_forced {
             (None, None)
         } else if s.solves_root(pos, m, n) {
             let q = pos.play(m);
-            let mut node = Node::new(pos.move_text_in(m, Lang::En, ctx.notation), mark(&q), Role::Key);
+            let mut node = Node::new(pos.move_text_in(m, Lang::En, ctx.notation), s.node_mark(pos, m, &q, true), Role::Key);
             if opts.tree {
-                s.fill_after_attack(&mut node, &q, n, opts, true);
+                let reached = s.goal(pos, m, &q);
+                s.fill_after_attack(&mut node, &q, reached, n, opts, true);
             }
             let keep = match opts.threat {
                 Some(t) if !node.zugzwang => node.threat.is_empty() || threat_depth(&node) <= t,
@@ -792,13 +810,14 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
             let refs = s.refutations(pos, m, n, limit);
             if !refs.is_empty() && refs.len() <= limit && !ctx.is_stopped() {
                 let q = pos.play(m);
-                let mut node = Node::new(pos.move_text_in(m, Lang::En, ctx.notation), mark(&q), Role::Try);
+                let mut node = Node::new(pos.move_text_in(m, Lang::En, ctx.notation), s.node_mark(pos, m, &q, true), Role::Try);
                 if opts.tree {
-                    s.fill_after_attack(&mut node, &q, n, opts, true);
+                    let reached = s.goal(pos, m, &q);
+                    s.fill_after_attack(&mut node, &q, reached, n, opts, true);
                 }
                 node.refutations = refs
                     .iter()
-                    .map(|&d| Node::new(q.move_text_in(d, Lang::En, ctx.notation), mark(&q.play(d)), Role::Refutation))
+                    .map(|&d| Node::new(q.move_text_in(d, Lang::En, ctx.notation), s.node_mark(&q, d, &q.play(d), false), Role::Refutation))
                     .collect();
                 (None, Some(node))
             } else {
@@ -825,10 +844,10 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let t = pos.pass();
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let moves = s.moves(&t);
-        let forced = mode == Mode::Reflex && moves.iter().any(|&d| t.play(d).goal_reached(ctx.goal));
+        let forced = mode == Mode::Reflex && moves.iter().any(|&d| t.play(d).goal_reached_by(&t, d, ctx.goal));
         for &d in &moves {
             let r = t.play(d);
-            let mut dn = Node::new(t.move_text_in(d, Lang::En, ctx.notation), mark(&r), Role::Set);
+            let mut dn = Node::new(t.move_text_in(d, Lang::En, ctx.notation), s.node_mark(&t, d, &r, false), Role::Set);
             let shown = match mode {
                 Mode::Direct => {
                     if n > 1 {
@@ -840,7 +859,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                     }
                 }
                 _ => {
-                    if r.goal_reached(ctx.goal) {
+                    if r.goal_reached_by(&t, d, ctx.goal) {
                         true
                     } else if forced || n <= 1 {
                         false

@@ -1,12 +1,16 @@
 //! Help play (`h#n`, `h#n.5`, `hs#n` and the stalemate forms).
 //!
-//! Help play is exact: every line has exactly the stipulated number of half-moves and only
-//! its last move reaches the goal.
+//! Help play is exact for the goals of the position (`#`, `=`, `==`, `+`): every line has
+//! exactly the stipulated number of half-moves and only its last move reaches the goal. For
+//! the goals of the move (`x`, `~`, `z`, `ep`, `00`, `%`, `#=`, `!=`), as Popeye plays them, a
+//! line ends where its goal is reached: a side that reaches it earlier ends a shorter solution
+//! (`hx1.5`: `1...Rh2*h1 x`; `hsx2`: `1.h3-h4 a5*b4 x`, Black forced at once), and a line in
+//! which the other side reaches it on the way (`hs`) is no solution.
 
 use super::gate::Gate;
 use super::parallel::par_map;
 use super::tree::Line;
-use super::{Ctx, SolveOptions, line_move};
+use super::{Ctx, SolveOptions, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -45,14 +49,19 @@ struct Helper<'a, G: Game> {
     finish: Finish,
     /// Whether lines end with a mate or a stalemate by the last move (`h#n`, `h=n`, and the
     /// `.5` forms): then [`Game::goal_unreachable`] may cut a line that can no longer reach
-    /// the goal, and the move filters apply.
+    /// the goal, and the move filters and the plans ([`Game::plan`]) apply. They assume a
+    /// mated or stalemated side, so every other goal (`==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
+    /// `ep`, `00`, `zxy`) and `hs#` search exhaustively, every move played.
     bound: bool,
+    /// Whether a line ends where its goal is reached (the goals of the move:
+    /// [`Helper::early_end`]).
+    early: bool,
     salt: u64,
     _g: std::marker::PhantomData<G>,
 }
 
 pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
-    base ^ (goal as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    base ^ (goal.code() + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (k as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
         ^ kind.wrapping_mul(0x94D0_49BB_1331_11EB)
 }
@@ -62,14 +71,31 @@ pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
 pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
     let mut v = Vec::new();
     q.moves(&mut v);
-    !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached(goal))
+    !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached_by(q, d, goal))
 }
 
 impl<G: Game> Helper<'_, G> {
-    fn finished(&self, q: &G) -> bool {
+    /// Whether the line ends well with the move `m` from `p` to `q`.
+    fn finished(&self, p: &G, m: G::Move, q: &G) -> bool {
         match self.finish {
-            Finish::Goal => q.goal_reached(self.goal),
+            Finish::Goal => q.goal_reached_by(p, m, self.goal),
             Finish::Forced => forced(q, self.goal),
+        }
+    }
+
+    /// For the goals of the move ([`Helper::early`]): whether the move `m` from `p` to `q`, made
+    /// `k` half-moves before the end (`k` > 1), ends its line early. `Some(true)`: a shorter
+    /// solution (the goal reached by the side that reaches it at the end, or in `hs` play,
+    /// the other side forced to reach it at once); `Some(false)`: a dead end (in `hs` play,
+    /// the side to be forced reached it of its own accord); `None`: the line goes on.
+    fn early_end(&self, p: &G, m: G::Move, q: &G, k: u32) -> Option<bool> {
+        if !self.early || k <= 1 {
+            return None;
+        }
+        match self.finish {
+            Finish::Goal => (k % 2 == 1 && q.goal_reached_by(p, m, self.goal)).then_some(true),
+            Finish::Forced if k.is_multiple_of(2) => q.goal_reached_by(p, m, self.goal).then_some(false),
+            Finish::Forced => forced(q, self.goal).then_some(true),
         }
     }
 
@@ -153,7 +179,14 @@ impl<G: Game> Helper<'_, G> {
             };
             let q = p.play(m);
             if k == 1 {
-                if self.finished(&q) {
+                if self.finished(p, m, &q) {
+                    prefix.push(m);
+                    self.emit(prefix, &q, out);
+                    prefix.pop();
+                    found = true;
+                }
+            } else if let Some(short) = self.early_end(p, m, &q, k) {
+                if short {
                     prefix.push(m);
                     self.emit(prefix, &q, out);
                     prefix.pop();
@@ -177,8 +210,10 @@ impl<G: Game> Helper<'_, G> {
     fn emit(&self, prefix: &[G::Move], last: &G, out: &mut Vec<Line>) {
         let mut line: Line = Vec::with_capacity(prefix.len() + 1);
         let mut p = self.root.clone();
-        for &m in prefix {
-            line.push(line_move(self.ctx, &p, m));
+        for (i, &m) in prefix.iter().enumerate() {
+            // The goal's own mark on the move that reaches it.
+            let goal_move = self.finish == Finish::Goal && i + 1 == prefix.len();
+            line.push(if goal_move { last_line_move(self.ctx, &p, m) } else { line_move(self.ctx, &p, m) });
             p = p.play(m);
         }
         if self.finish == Finish::Forced {
@@ -187,7 +222,7 @@ impl<G: Game> Helper<'_, G> {
             last.moves(&mut v);
             for &d in &v {
                 let mut l = line.clone();
-                l.push(line_move(self.ctx, last, d));
+                l.push(last_line_move(self.ctx, last, d));
                 out.push(l);
             }
         } else {
@@ -200,7 +235,8 @@ impl<G: Game> Helper<'_, G> {
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
     let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
-    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, salt: 0, _g: std::marker::PhantomData };
+    let early = stip.goal.by_move();
+    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, early, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
         return Vec::new();
     }
@@ -213,6 +249,11 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         let mut deeper = Vec::new();
         for &m in &first {
             let q = pos.play(m);
+            if h.early_end(pos, m, &q, plies).is_some() {
+                // The line ends with its first move: not split further.
+                deeper.push(vec![m]);
+                continue;
+            }
             let mut second = Vec::new();
             q.moves(&mut second);
             for &m2 in &second {
@@ -247,7 +288,14 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             let q = p.play(m);
             line.push(m);
             if i as u32 + 1 == plies {
-                if h.finished(&q) {
+                if h.finished(&p, m, &q) {
+                    h.emit(&line, &q, &mut out);
+                }
+                ok = false;
+                break;
+            }
+            if let Some(short) = h.early_end(&p, m, &q, plies - i as u32) {
+                if short {
                     h.emit(&line, &q, &mut out);
                 }
                 ok = false;

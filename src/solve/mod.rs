@@ -200,9 +200,44 @@ pub fn mark<G: Game>(after: &G) -> String {
     after.mark().to_string()
 }
 
+/// The mark of a move that does not end the play, `after` being the position it leads to:
+/// the game's ([`Game::mark`]) for the goals of the position; for the goals of the move,
+/// `+` for a check and nothing else, as Popeye writes them (a move that mates or stalemates
+/// is not marked `#` or `=` where that is not the goal).
+pub(crate) fn move_mark<G: Game>(ctx: &Ctx, after: &G) -> String {
+    if !ctx.goal.by_move() {
+        mark(after)
+    } else if after.in_check() {
+        "+".to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// The mark of move `m` from `before` (to `after`) when it ends the play: [`move_mark`], then
+/// the goal's own ([`Goal::end_mark`]: `x`, `%`, `!=`, `z`) when the move reaches the goal,
+/// as Popeye writes it (`Kh1-g2 + z`); `#=` replaces the check mark.
+pub(crate) fn end_mark<G: Game>(ctx: &Ctx, before: &G, m: G::Move, after: &G) -> String {
+    let own = move_mark(ctx, after);
+    let goal = ctx.goal.end_mark();
+    if goal.is_empty() || !after.goal_reached_by(before, m, ctx.goal) {
+        own
+    } else if own.is_empty() || ctx.goal == Goal::MateOrStalemate {
+        goal.to_string()
+    } else {
+        format!("{own} {goal}")
+    }
+}
+
 /// A move as text with its mark.
 pub(crate) fn line_move<G: Game>(ctx: &Ctx, pos: &G, m: G::Move) -> LineMove {
-    LineMove::new(pos.move_text_in(m, Lang::En, ctx.notation), mark(&pos.play(m)))
+    LineMove::new(pos.move_text_in(m, Lang::En, ctx.notation), move_mark(ctx, &pos.play(m)))
+}
+
+/// The last move of a line, which reaches the goal: as [`line_move`], with the goal's mark
+/// ([`end_mark`]).
+pub(crate) fn last_line_move<G: Game>(ctx: &Ctx, pos: &G, m: G::Move) -> LineMove {
+    LineMove::new(pos.move_text_in(m, Lang::En, ctx.notation), end_mark(ctx, pos, m, &pos.play(m)))
 }
 
 /// Solves `stip` from `pos` (whose side to move makes the first move).

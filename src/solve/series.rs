@@ -9,7 +9,7 @@ use super::gate::Gate;
 use super::help::{forced, salt};
 use super::parallel::par_map;
 use super::tree::{Line, LineMove};
-use super::{Ctx, SolveOptions, line_move};
+use super::{Ctx, SolveOptions, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -47,11 +47,20 @@ impl<G: Game> Series<'_, G> {
         self.ctx.checks_only
     }
 
-    /// The replies that end a series after the series side's move (other side to move in
-    /// `q`); `None` when the series does not end there.
-    fn endings(&self, q: &G) -> Option<Vec<LineMove>> {
+    /// The replies that end a series after the series side's move `m` from `p` (other side
+    /// to move in `q`); `None` when the series does not end there.
+    fn endings(&self, p: &G, m: G::Move, q: &G) -> Option<Vec<LineMove>> {
         match self.end {
-            SeriesEnd::Direct => q.goal_reached(self.goal).then(Vec::new),
+            SeriesEnd::Direct => q.goal_reached_by(p, m, self.goal).then(Vec::new),
+            _ => self.replies(q),
+        }
+    }
+
+    /// The other side's replies that end the series (other side to move in `q`), for the
+    /// stipulations where the other side ends it (`None` in `ser-#` and when none does).
+    fn replies(&self, q: &G) -> Option<Vec<LineMove>> {
+        match self.end {
+            SeriesEnd::Direct => None,
             SeriesEnd::Help => {
                 let mut v = Vec::new();
                 if self.needs_check() {
@@ -61,14 +70,14 @@ impl<G: Game> Series<'_, G> {
                     q.retain_goal_moves(self.goal, &mut v);
                 }
                 let r: Vec<LineMove> =
-                    v.iter().filter(|&&d| q.play(d).goal_reached(self.goal)).map(|&d| line_move(self.ctx, q, d)).collect();
+                    v.iter().filter(|&&d| q.play(d).goal_reached_by(q, d, self.goal)).map(|&d| last_line_move(self.ctx, q, d)).collect();
                 (!r.is_empty()).then_some(r)
             }
             SeriesEnd::SelfPlay => {
                 if forced(q, self.goal) {
                     let mut v = Vec::new();
                     q.moves(&mut v);
-                    Some(v.iter().map(|&d| line_move(self.ctx, q, d)).collect())
+                    Some(v.iter().map(|&d| last_line_move(self.ctx, q, d)).collect())
                 } else {
                     None
                 }
@@ -78,8 +87,8 @@ impl<G: Game> Series<'_, G> {
                 q.moves(&mut v);
                 let r: Vec<LineMove> = v
                     .iter()
-                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached(self.goal))
-                    .map(|&d| line_move(self.ctx, q, d))
+                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached_by(q, d, self.goal))
+                    .map(|&d| last_line_move(self.ctx, q, d))
                     .collect();
                 (!r.is_empty()).then_some(r)
             }
@@ -92,7 +101,9 @@ impl<G: Game> Series<'_, G> {
         let mut line: Line = Vec::with_capacity(prefix.len() + 1);
         let mut p = self.root.clone();
         for (i, &m) in prefix.iter().enumerate() {
-            line.push(line_move(self.ctx, &p, m));
+            // In `ser-#` the series' last move reaches the goal: with the goal's mark.
+            let goal_move = ends.is_empty() && i + 1 == prefix.len();
+            line.push(if goal_move { last_line_move(self.ctx, &p, m) } else { line_move(self.ctx, &p, m) });
             p = p.play(m);
             if i + 1 < prefix.len() {
                 p = p.pass();
@@ -159,7 +170,7 @@ impl<G: Game> Series<'_, G> {
         let mut moves = Vec::new();
         p.moves(&mut moves);
         // Reflex: a series side that can reach the goal itself must (and so fails).
-        if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached(self.goal)) {
+        if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached_by(p, m, self.goal)) {
             self.ctx.tt.put(key, 1, k as u8);
             return false;
         }
@@ -193,7 +204,7 @@ impl<G: Game> Series<'_, G> {
             };
             let q = p.play(m);
             prefix.push(m);
-            if let Some(ends) = if may_end { self.endings(&q) } else { None } {
+            if let Some(ends) = if may_end { self.endings(p, m, &q) } else { None } {
                 self.push_endings(prefix, ends, out);
                 found = true;
             } else if k > 1 && !q.in_check() && q.has_move() {
@@ -229,7 +240,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     if k == 0 {
         return Vec::new();
     }
-    if s.end == SeriesEnd::Reflex && first.iter().any(|&m| pos.play(m).goal_reached(stip.goal)) {
+    if s.end == SeriesEnd::Reflex && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, stip.goal)) {
         return Vec::new();
     }
     let total = first.len();
@@ -243,7 +254,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
         let plan = root_plan.as_ref().map(|pl| pos.plan_after(pl, m));
         if plan.as_ref().is_some_and(|pl| pl.is_none()) {
             // No picture can be reached in time after this move.
-        } else if let Some(ends) = s.endings(&q) {
+        } else if let Some(ends) = s.endings(pos, m, &q) {
             s.push_endings(&prefix, ends, &mut out);
         } else if k > 1 && !q.in_check() && q.has_move() {
             s.search(&q.pass(), k - 1, plan.as_ref().and_then(|pl| pl.as_ref()), &mut prefix, &mut out);
@@ -268,7 +279,7 @@ pub(crate) fn series_set_play<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation) -
     }
     // The series side passes; the diagram as it would be after its (empty) series.
     let q = pos.pass();
-    match s.endings(&q) {
+    match s.replies(&q) {
         Some(ends) => ends.into_iter().map(|e| vec![e]).collect(),
         None => Vec::new(),
     }

@@ -26,7 +26,9 @@ pub struct Node {
     /// The move in Popeye's long algebraic notation (`Sc5-e4`).
     #[serde(rename = "move")]
     pub mv: String,
-    /// `#`, `=`, `==`, `+` or empty: what the move does to the side that must answer.
+    /// `#`, `=`, `==`, `+` or empty: what the move does to the side that must answer; after
+    /// the move that reaches a goal of the move, that goal's own mark too (`+ x`, `z`, `%`,
+    /// `!=`, `#=`: [`crate::rules::Goal::end_mark`]).
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub mark: String,
     /// Its role.
@@ -66,7 +68,8 @@ pub struct LineMove {
     /// The move (`Sc5-e4`).
     #[serde(rename = "move")]
     pub mv: String,
-    /// `#`, `=`, `+` or empty.
+    /// `#`, `=`, `+` or empty; on the move that reaches a goal of the move, that goal's mark too
+    /// (`+ x`, `z`: [`crate::rules::Goal::end_mark`]).
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub mark: String,
     /// What fairy conditions did in the move, read from its text.

@@ -45,7 +45,7 @@
 pub mod conditions;
 mod notation;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::geometry::{Chess8x8, Square, Squares};
 use crate::piece::{Color, Kind, walk};
@@ -1062,7 +1062,32 @@ impl Game for FairyPosition {
                 }
             }
             Goal::Check => self.in_check(),
+            // The goals of the move: `Game::goal_reached_by`.
+            _ => false,
         }
+    }
+    fn move_reaches(&self, m: FMove, after: &Self, goal: Goal) -> bool {
+        match goal {
+            Goal::Capture => m.is_capture(),
+            // The board holds fewer pieces: the victim was not reborn.
+            Goal::WinPiece => m.is_capture() && after.occupied().count_ones() < self.occupied().count_ones(),
+            Goal::EnPassant => {
+                m.rook.is_none()
+                    && self.ep.is_some_and(|(e, v)| m.to == e && m.victim == Some(v))
+                    && self.piece_at(m.from).is_some_and(|p| p.is_pawn())
+            }
+            Goal::Castling => m.rook.is_some(),
+            // A piece of the mover (or a neutral one) stands there after the move, and did
+            // not before.
+            Goal::Target(s) => {
+                let at = after.piece_at(s);
+                at.is_some_and(|p| p.owner == Owner::of(self.side) || p.owner == Owner::Neutral) && at != self.piece_at(s)
+            }
+            _ => false,
+        }
+    }
+    fn refuses_goal(_goal: Goal) -> Option<String> {
+        None
     }
     fn needs_check(&self, goal: Goal) -> bool {
         matches!(goal, Goal::Mate | Goal::Check)

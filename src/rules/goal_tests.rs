@@ -1,0 +1,166 @@
+//! The goals of the last move (`~`, `x`, `%`, `ep`, `00`, `zxy`, `#=`, `!=`) on concrete
+//! positions, in chess and under Circe, with the marks Popeye writes. Every expected count,
+//! move and mark is Popeye's (4.x, its public source) on the same position.
+
+use super::Goal;
+use super::fairy::conditions::Rebirth;
+use super::fairy::tests::from_fen as fairy_fen;
+use super::fairy::{Condition, Conditions};
+use crate::position::{Position, parse_sq};
+use crate::problem::stipulation::{Stipulation, StipulationError};
+use crate::rules::Game;
+use crate::solve::{Line, SolveOptions, solve};
+
+fn opts() -> SolveOptions {
+    SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() }
+}
+
+/// The keys of a battle stipulation as `move mark`.
+fn keys<G: Game>(pos: &G, stip: &str) -> Vec<String> {
+    let s = Stipulation::parse(stip).expect(stip);
+    let r = solve(pos, &s, &opts());
+    r.phases[0].keys.iter().map(|k| format!("{} {}", k.mv, k.mark).trim_end().to_string()).collect()
+}
+
+/// The lines of a help or series stipulation, as `move mark` words.
+fn lines<G: Game>(pos: &G, stip: &str) -> Vec<String> {
+    let s = Stipulation::parse(stip).expect(stip);
+    let r = solve(pos, &s, &opts());
+    let show = |l: &Line| l.iter().map(|m| format!("{} {}", m.mv, m.mark).trim_end().to_string()).collect::<Vec<_>>().join(" ");
+    let mut v: Vec<String> = r.phases[0].lines.iter().map(show).collect();
+    v.sort();
+    v
+}
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap()
+}
+
+fn circe() -> Conditions {
+    let mut c = Conditions::none();
+    c.push(Condition::Rebirth(Rebirth::Circe { rex: false })).unwrap();
+    c
+}
+
+#[test]
+fn any_move_lists_every_move_marking_checks_only() {
+    // Popeye: `~1` on wKa6 wQb1 bKa8 prints its 24 moves as keys; the checks (Qb1-b7 mates,
+    // Qb1-b6 stalemates) are marked `+`, nothing else.
+    let k = keys(&pos("k7/8/K7/8/8/8/8/1Q6 w - - 0 1"), "~1");
+    assert_eq!(k.len(), 24);
+    let checks: Vec<&String> = k.iter().filter(|m| m.ends_with(" +")).collect();
+    assert_eq!(checks, ["Qb1-h1 +", "Qb1-e4 +", "Qb1-b7 +", "Qb1-b8 +"]);
+    assert!(k.contains(&"Qb1-b6".to_string()));
+}
+
+#[test]
+fn mate_or_stalemate_is_marked_as_the_goal() {
+    // Popeye: `#=1`, the same position: Qb1-b2 … Qb1-b7, each `#=` (b7 mates, the others
+    // stalemate).
+    let k = keys(&pos("k7/8/K7/8/8/8/8/1Q6 w - - 0 1"), "#=1");
+    assert_eq!(k, ["Qb1-b2 #=", "Qb1-b3 #=", "Qb1-b4 #=", "Qb1-b5 #=", "Qb1-b6 #=", "Qb1-b7 #="]);
+}
+
+#[test]
+fn capture_in_series_play_with_its_mark() {
+    // Popeye: `ser-x2` on wKa6 wQb1 bKa8 bPa7: three lines, the capture marked `+ x`.
+    let l = lines(&pos("k7/p7/K7/8/8/8/8/1Q6 w - - 0 1"), "ser-x2");
+    assert_eq!(l, ["Qb1-b6 Qb6*a7 + x", "Qb1-g1 Qg1*a7 + x", "Qb1-h7 Qh7*a7 + x"]);
+    // No capture in one: nothing.
+    assert!(keys(&pos("k7/8/K7/8/8/8/8/1Q6 w - - 0 1"), "x1").is_empty());
+}
+
+#[test]
+fn castling_target_and_en_passant() {
+    assert_eq!(keys(&pos("k7/8/8/8/8/8/8/4K2R w K - 0 1"), "001"), ["0-0"]);
+    assert_eq!(keys(&pos("k7/p7/KQ6/8/8/8/8/8 w - - 0 1"), "zb71"), ["Qb6-b7 + z"]);
+    // Popeye: `hep1.5`, White begins: three lines ending with e5*d6 (no mark).
+    let l = lines(&pos("k7/3p4/K7/4P3/8/8/8/8 w - - 0 1"), "hep1.5");
+    assert_eq!(l, ["Ka6-a5 d7-d5 e5*d6", "Ka6-b5 d7-d5 e5*d6", "Ka6-b6 d7-d5 e5*d6"]);
+}
+
+#[test]
+fn auto_stalemate_is_the_movers_own() {
+    // Popeye: `!=1` on wKa1 wPa2 wPh5 bKa3 bBf5 bPh7: 1.h5-h6 != (White has no move left).
+    assert_eq!(keys(&pos("8/7p/8/5b1P/8/k7/P7/K7 w - - 0 1"), "!=1"), ["h5-h6 !="]);
+}
+
+#[test]
+fn circe_capture_is_x_but_wins_a_piece_only_without_rebirth() {
+    // Popeye, Circe: d4*e5 reborn on b8 is a capture (`x`), not a piece won (`%`); with b8
+    // taken the knight is lost: `%`.
+    let reborn = "4k3/8/8/1p2n3/2pP4/8/8/4K3 w - - 0 1";
+    assert_eq!(keys(&fairy_fen(reborn, circe()), "x1"), ["d4*e5[+bSb8] x"]);
+    assert!(keys(&fairy_fen(reborn, circe()), "%1").is_empty());
+    assert!(keys(&fairy_fen(reborn, circe()), "zd81").is_empty());
+    let lost = "1r2k3/8/8/1p2n3/2pP4/8/8/4K3 w - - 0 1";
+    assert_eq!(keys(&fairy_fen(lost, circe()), "%1"), ["d4*e5 %"]);
+    assert_eq!(keys(&fairy_fen(lost, circe()), "x1"), ["d4*e5 x"]);
+}
+
+#[test]
+fn goals_of_the_move_are_judged_from_the_move() {
+    let p = pos("r3k3/8/8/3pP3/8/8/8/4K2R w Kq d6 0 1");
+    let play = |t: &str| p.parse_move(t).unwrap();
+    let reached = |t: &str, g: Goal| p.play(play(t)).goal_reached_by(&p, play(t), g);
+    assert!(reached("e5*d6", Goal::EnPassant) && reached("e5*d6", Goal::Capture) && reached("e5*d6", Goal::WinPiece));
+    assert!(!reached("e5-e6", Goal::Capture) && reached("e5-e6", Goal::AnyMove));
+    assert!(reached("0-0", Goal::Castling) && !reached("Rh1-h2", Goal::Castling));
+    // The rook arrives on f1 by castling; the king on g1.
+    assert!(reached("0-0", Goal::Target(parse_sq("f1").unwrap())) && reached("0-0", Goal::Target(parse_sq("g1").unwrap())));
+    assert!(!reached("0-0", Goal::Target(parse_sq("e1").unwrap())));
+    // The position alone cannot tell them: `goal_reached` never says yes.
+    assert!(!p.play(play("e5*d6")).goal_reached(Goal::Capture));
+}
+
+#[test]
+fn stipulations_with_the_new_goals_read_and_write_back() {
+    for (text, goal) in [
+        ("~1", Goal::AnyMove),
+        ("h~2", Goal::AnyMove),
+        ("x3", Goal::Capture),
+        ("ser-x5", Goal::Capture),
+        ("ser-%4", Goal::WinPiece),
+        ("hep1.5", Goal::EnPassant),
+        ("h003", Goal::Castling),
+        ("#=2", Goal::MateOrStalemate),
+        ("ser-!=7", Goal::AutoStalemate),
+        ("hzg74", Goal::Target(parse_sq("g7").unwrap())),
+        ("zd51", Goal::Target(parse_sq("d5").unwrap())),
+    ] {
+        let s = Stipulation::parse(text).expect(text);
+        assert_eq!(s.goal, goal, "{text}");
+        assert_eq!(s.to_string(), text.to_lowercase());
+    }
+    assert_eq!(Stipulation::parse("HZg74").unwrap().moves, 4);
+    for text in ["h##2", "##!1", "h<>3", "ser-ct10", "ser-h<>r5", "sKa74"] {
+        assert!(matches!(Stipulation::parse(text), Err(StipulationError::Unsupported(_))), "{text}");
+    }
+    assert!(matches!(Stipulation::parse("zj93"), Err(StipulationError::Malformed { .. })));
+}
+
+#[test]
+fn xiangqi_and_cheskers_refuse_the_goals_of_the_move() {
+    use crate::rules::cheskers::CheskersPosition;
+    use crate::rules::xiangqi::XiangqiPosition;
+    for g in [Goal::AnyMove, Goal::Capture, Goal::Castling, Goal::MateOrStalemate] {
+        assert!(<XiangqiPosition as Game>::refuses_goal(g).is_some());
+        assert!(<CheskersPosition as Game>::refuses_goal(g).is_some());
+    }
+    assert!(<XiangqiPosition as Game>::refuses_goal(Goal::Mate).is_none());
+    assert!(<Position as Game>::refuses_goal(Goal::Capture).is_none());
+}
+
+#[test]
+fn a_help_line_ends_where_the_goal_of_the_move_is_reached() {
+    // Popeye, `hx1.5` (White begins): 415 lines, two of them White's capture at once.
+    let p = pos("4k3/8/8/1p2p3/2pP4/8/7R/4K2b w - - 0 1");
+    let l = lines(&p, "hx1.5");
+    assert_eq!(l.len(), 415);
+    let short: Vec<&String> = l.iter().filter(|s| s.split(' ').count() == 2).collect();
+    assert_eq!(short, ["Rh2*h1 x", "d4*e5 x"]);
+    // Popeye, `h~2`: every line ends with White's first move (48 = 2 × 24).
+    let l = lines(&pos("k7/7p/K7/8/8/8/8/1Q6 b - - 0 1"), "h~2");
+    assert_eq!(l.len(), 48);
+    assert!(l.iter().all(|s| s.split(' ').filter(|w| w.contains('-')).count() == 2), "{l:?}");
+}
