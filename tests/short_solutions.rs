@@ -132,4 +132,11 @@ fn json_text_and_direct_play() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("  1.Ke8-f8 Rc4-c8 # (short)\n"), "{text}");
     assert!(text.contains("verdict: cooked (short solution Ke8-f8 Rc4-c8; 4 found, 3 intended)"), "{text}");
+    let out = Command::cargo_bin("feerie")
+        .expect("the binary")
+        .args(["report", "--threads", "1", "tests/data/short/h2-short.yaml"])
+        .output()
+        .expect("runs");
+    let html = String::from_utf8_lossy(&out.stdout);
+    assert!(html.contains("<span class=\"short\">  1.Ke8-f8 Rc4-c8 # (short)</span>"), "{html}");
 }
