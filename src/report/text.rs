@@ -312,7 +312,7 @@ pub fn phase_marked(stip: &Stipulation, ph: &Phase, lang: Lang, mark_short: bool
                 out.push_str(&format!("  1...{}", with_mark(&translate(&l[0].mv, lang), &l[0].mark)));
             } else {
                 // The set play of `h#n.5` (a line of odd length) begins with Black's move 2.
-                let slot = if stip.half && l.len() % 2 == 0 { 2 } else { l.len() % 2 };
+                let slot = if stip.half && l.len().is_multiple_of(2) { 2 } else { l.len() % 2 };
                 out.push_str(&help_line_from(l, slot, lang));
             }
             short(&mut out, &ph.set_short, i);

@@ -309,7 +309,7 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
 /// search when it is short.
 fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> (Vec<Line>, usize) {
     let mut lines = Vec::new();
-    let mut k = if plies % 2 == 0 { 2 } else { 1 };
+    let mut k = if plies.is_multiple_of(2) { 2 } else { 1 };
     while k < plies {
         lines.extend(help::help(ctx, pos, stip, k, opts));
         if opts.stop_on_short && !lines.is_empty() {
