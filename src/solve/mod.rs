@@ -306,7 +306,8 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
 /// Each length is its own exact search, so that the bounds and plans, which assume the exact
 /// length, never cut a short line; the table's entries are kept per half-moves left, so the
 /// searches share them. With `StopOnShortSolutions` the first length that has lines ends the
-/// search when it is short.
+/// search when it is short. Popeye's `Intelligent` mode prints the same short solutions (its
+/// `h#3` above: the `h#1` and the three `h#2` first); the option changes nothing here.
 fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> (Vec<Line>, usize) {
     let mut lines = Vec::new();
     let mut k = if plies.is_multiple_of(2) { 2 } else { 1 };
