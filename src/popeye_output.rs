@@ -24,6 +24,8 @@
 //!   (Popeye prints nothing then) and the note on a phase that was not solved (the duplex
 //!   position is illegal: Popeye prints nothing for it);
 //! - Popeye's `ep.` after an en-passant capture is dropped (feerie does not write it);
+//! - feerie's mark after a short solution (`(short)`) is left out: Popeye prints short
+//!   solutions unmarked;
 //! - without Popeye's `option Variation`, direct, self and reflex play print only the keys and
 //!   the tries with their refutations: feerie's tree is cut to that before it is compared.
 //!
@@ -421,7 +423,8 @@ pub fn feerie_lines(v: &Variant, record: &Record, lang: Lang) -> Vec<String> {
         // A phase feerie did not solve (the duplex position is illegal) is one Popeye prints
         // nothing for.
         shown.note = None;
-        text.push_str(&crate::report::text::phase(&v.stipulation, &shown, lang));
+        // Popeye prints short solutions unmarked, first, shortest first, as feerie orders them.
+        text.push_str(&crate::report::text::phase_marked(&v.stipulation, &shown, lang, false));
     }
     let set_heading = format!("{}:", words.set_play);
     text.lines()

@@ -86,6 +86,10 @@ pub struct Record {
     /// Every solution: for `#n`, `s#n`, `r#n` the one-move list of its key; for help and
     /// series play the whole line. Moves in Popeye's English long algebraic, without marks.
     pub solutions: Vec<Vec<String>>,
+    /// The short solutions among `solutions` (help and series play): lines with fewer moves
+    /// than stipulated, each a cook unless stated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub short_solutions: Vec<Vec<String>>,
     /// Tries (battle play with `Try`), as one-move lists.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tries: Vec<Vec<String>>,

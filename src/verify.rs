@@ -67,6 +67,56 @@ pub fn judge_sets(found: &[String], stated: Option<&[String]>, intended: Option<
     Verdict { kind, reason, extra, missing }
 }
 
+/// Counts the short solutions among those `found` (help and series lines shorter than
+/// stipulated) as cooks: a short solution that is not stated makes a sound or cooked verdict
+/// `cooked`, the short ones named first (`short solution Ke8-f8 Rc4-c8; 4 found, 3 intended`),
+/// then any other cooks. Without a stated solution the intended ones are taken among the lines
+/// of full length. A stated short solution is intended and no cook; a verdict that is already
+/// `differs` says which short solutions were found besides.
+///
+/// ```
+/// use feerie::verify::{count_short_cooks, judge_sets, VerdictKind};
+/// let found: Vec<String> = vec!["Ke8-f8 Rc4-c8".into(), "Ke8-d8 Kf6-e6 Kd8-e8 Rc4-c8".into()];
+/// let stated = ["Ke8-d8 Kf6-e6 Kd8-e8 Rc4-c8".to_string()];
+/// let mut v = judge_sets(&found, Some(&stated[..]), None, false);
+/// count_short_cooks(&mut v, &found, &found[..1], Some(&stated[..]), None);
+/// assert_eq!(v.kind, VerdictKind::Cooked);
+/// assert_eq!(v.reason, "short solution Ke8-f8 Rc4-c8; 2 found, 1 intended");
+/// ```
+pub fn count_short_cooks(v: &mut Verdict, found: &[String], short: &[String], stated: Option<&[String]>, intended: Option<u32>) {
+    let stated = stated.filter(|s| !s.is_empty());
+    let cooks: Vec<String> = short.iter().filter(|s| !stated.is_some_and(|st| st.contains(s))).cloned().collect();
+    if cooks.is_empty() {
+        return;
+    }
+    let what = if cooks.len() == 1 { "short solution" } else { "short solutions" };
+    let list = cooks.join("; ");
+    match v.kind {
+        VerdictKind::Sound | VerdictKind::Cooked => {
+            let intended = intended.map(|n| n as usize).or(stated.map(|s| s.len())).unwrap_or(1);
+            let others: Vec<String> = match stated {
+                Some(st) => found.iter().filter(|f| !st.contains(f) && !cooks.contains(f)).cloned().collect(),
+                None => found.iter().filter(|f| !short.contains(f)).skip(intended).cloned().collect(),
+            };
+            v.kind = VerdictKind::Cooked;
+            v.reason = format!("{what} {list}; {} found, {intended} intended", found.len());
+            if !others.is_empty() {
+                v.reason.push_str(&format!("; other cooks: {}", others.join("; ")));
+            }
+            v.extra = cooks.into_iter().chain(others).collect();
+        }
+        VerdictKind::Differs => {
+            v.reason = format!("{}; {what} {list}", v.reason);
+            for c in cooks {
+                if !v.extra.contains(&c) {
+                    v.extra.push(c);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 fn plural(n: usize, word: &str) -> String {
     if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
 }
@@ -83,6 +133,7 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         duplex: o.duplex,
         half_duplex: o.half_duplex,
         max_solutions: o.max_solutions.map(|n| n as usize),
+        stop_on_short: o.stop_on_short,
         post_key: o.post_key_play,
         ..base.clone()
     }
@@ -133,6 +184,7 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
                 verdict: VerdictKind::Invalid,
                 reason: e.to_string(),
                 solutions: Vec::new(),
+                short_solutions: Vec::new(),
                 tries: Vec::new(),
                 tree: Vec::new(),
                 stated: p.stated.as_ref().map(|s| s.text.clone()),
@@ -226,9 +278,12 @@ fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, coun
     let stated = stated.as_ref();
     let battle = is_battle(v);
     let mut solutions = Vec::new();
+    let mut short_solutions = Vec::new();
     let mut tries = Vec::new();
     for ph in &solved.phases {
-        solutions.extend(solutions_of(battle, ph));
+        let of_phase = solutions_of(battle, ph);
+        short_solutions.extend(ph.short.iter().filter_map(|&i| of_phase.get(i).cloned()));
+        solutions.extend(of_phase);
         tries.extend(ph.tries.iter().map(|t| vec![t.mv.clone()]));
     }
     let found: Vec<String> = solutions.iter().map(|s| s.join(" ")).collect();
@@ -236,8 +291,10 @@ fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, coun
         stated.map(|t| if battle { t.keys.clone() } else { t.lines.iter().map(|l| l.join(" ")).collect() });
     let usable = !opts.post_key && stated.is_some_and(|t| !t.illegal) && p.stated.as_ref().is_some_and(|s| s.problems.is_empty());
     let intended = if count > 1 { None } else { p.intended_solutions };
-    let mut verdict =
-        judge_sets(&found, if usable { stated_list.as_deref() } else { None }, intended, usable && stated.is_some_and(|t| t.no_solution));
+    let stated_usable = if usable { stated_list.as_deref() } else { None };
+    let mut verdict = judge_sets(&found, stated_usable, intended, usable && stated.is_some_and(|t| t.no_solution));
+    let short_found: Vec<String> = short_solutions.iter().map(|s| s.join(" ")).collect();
+    count_short_cooks(&mut verdict, &found, &short_found, stated_usable, intended);
     if !solved.complete {
         verdict.kind = VerdictKind::TimedOut;
         verdict.reason = format!("stopped before the search ended; {} found so far", found.len());
@@ -259,6 +316,7 @@ fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, coun
         verdict: verdict.kind,
         reason: verdict.reason,
         solutions,
+        short_solutions,
         tries,
         tree: solved.phases,
         stated: p.stated.as_ref().map(|s| s.text.clone()),
@@ -280,6 +338,7 @@ pub fn record_unsolved(l: &Loaded) -> Option<Record> {
         verdict: kind,
         reason,
         solutions: Vec::new(),
+        short_solutions: Vec::new(),
         tries: Vec::new(),
         tree: Vec::new(),
         stated: None,
@@ -315,5 +374,35 @@ mod tests {
         assert_eq!(judge_sets(&s(&["a"]), None, Some(2), false).kind, VerdictKind::Differs);
         assert_eq!(judge_sets(&s(&["a", "b"]), None, None, false).kind, VerdictKind::Cooked);
         assert_eq!(judge_sets(&s(&["a"]), None, None, false).kind, VerdictKind::Sound);
+    }
+
+    #[test]
+    fn short_solutions_are_cooks() {
+        // One short line and nothing stated: the count alone would say sound.
+        let mut v = judge_sets(&s(&["a"]), None, None, false);
+        count_short_cooks(&mut v, &s(&["a"]), &s(&["a"]), None, None);
+        assert_eq!((v.kind, v.reason.as_str()), (VerdictKind::Cooked, "short solution a; 1 found, 1 intended"));
+        // Nothing stated: the intended one is a line of full length, the others are cooks.
+        let found = s(&["a", "c", "d"]);
+        let mut v = judge_sets(&found, None, None, false);
+        count_short_cooks(&mut v, &found, &s(&["a"]), None, None);
+        assert_eq!(v.reason, "short solution a; 3 found, 1 intended; other cooks: d");
+        assert_eq!(v.extra, s(&["a", "d"]));
+        // Stated with the others: the short ones are named first, the other cooks after.
+        let found = s(&["a", "b", "c", "d"]);
+        let mut v = judge_sets(&found, Some(&s(&["c"])), None, false);
+        count_short_cooks(&mut v, &found, &s(&["a", "b"]), Some(&s(&["c"])), None);
+        assert_eq!(v.kind, VerdictKind::Cooked);
+        assert_eq!(v.reason, "short solutions a; b; 4 found, 1 intended; other cooks: d");
+        // A stated short solution is intended.
+        let found = s(&["a", "c"]);
+        let mut v = judge_sets(&found, Some(&found), None, false);
+        count_short_cooks(&mut v, &found, &s(&["a"]), Some(&found), None);
+        assert_eq!(v.kind, VerdictKind::Sound);
+        // Differs stays differs, and says so.
+        let mut v = judge_sets(&found, Some(&s(&["b"])), None, false);
+        count_short_cooks(&mut v, &found, &s(&["a"]), Some(&s(&["b"])), None);
+        assert_eq!(v.kind, VerdictKind::Differs);
+        assert!(v.reason.ends_with("; short solution a"), "{}", v.reason);
     }
 }

@@ -189,8 +189,8 @@ fn direct_play_agrees_with_the_reference() {
     }
 }
 
-/// `h#2` on random positions, Black to move first (four half-moves, White's last wins): the
-/// solver's lines are the reference's; both endings occur.
+/// `h#2` on random positions, Black to move first (four half-moves, White's last wins, or two
+/// in a short solution): the solver's lines are the reference's; both endings occur.
 #[test]
 fn help_play_agrees_with_the_reference() {
     let mut r = Rng(0x2545_F491_4F6C_DD1D);
@@ -202,7 +202,9 @@ fn help_play_agrees_with_the_reference() {
             continue;
         }
         cases += 1;
+        // The h#2 lines and the short h#1 lines.
         let mut want = BTreeSet::new();
+        ref_help(&p, 2, &mut Vec::new(), &mut want);
         ref_help(&p, 4, &mut Vec::new(), &mut want);
         let o = if cases % 10 == 0 { opts(2, 0) } else { opts(1, 16) };
         assert_eq!(fast_lines(&p, "h#2", &o), want, "{} h#2", p.to_fen());

@@ -659,8 +659,12 @@ fn helpmates_match_the_reference() {
         for stip in stips {
             let s: Stipulation = stip.parse().expect(stip);
             // The stipulation's first mover is the side to move in these tests.
+            // The lines of exactly the stipulated length and the short ones: whole moves fewer,
+            // the same side beginning (Popeye's rule, see `solve::help_with_short`).
             let mut want = BTreeSet::new();
-            if !help_lines(&p, &p, s.help_plies(), s.goal, &mut Vec::new(), &mut want, &mut 20_000) || want.len() > 200 {
+            let plies = s.help_plies();
+            let lengths = (1..=plies).filter(|k| k % 2 == plies % 2);
+            if !lengths.into_iter().all(|k| help_lines(&p, &p, k, s.goal, &mut Vec::new(), &mut want, &mut 20_000)) || want.len() > 200 {
                 continue; // too big a tree, or too many lines, for a quick reference
             }
             assert_eq!(solver_lines(&p, &s), want, "{} {stip}", p.to_fen());
@@ -761,8 +765,9 @@ fn the_bound_never_cuts_a_series_mate() {
 }
 
 /// Every series line of up to `k` moves from `p` (series side to move) ending in the goal, as
-/// move texts (`prefix` from `root`, the other side passing between series moves); gives up
-/// (returns false) after `budget` positions.
+/// move texts (`prefix` from `root`, the other side passing between series moves); a series
+/// that could end goes on to the longer lengths too, as in Popeye; gives up (returns false)
+/// after `budget` positions.
 fn series_lines(
     root: &Position,
     p: &Position,
@@ -789,7 +794,8 @@ fn series_lines(
                 l.push(q.move_text(d, Lang::En));
                 out.insert(l);
             }
-        } else if k > 1 && series_goes_on(&q) && !series_lines(root, &Game::pass(&q), k - 1, (end, goal), prefix, out, budget) {
+        }
+        if k > 1 && series_goes_on(&q) && !series_lines(root, &Game::pass(&q), k - 1, (end, goal), prefix, out, budget) {
             return false;
         }
         prefix.pop();

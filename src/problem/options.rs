@@ -38,6 +38,9 @@ pub struct Options {
     pub max_solutions: Option<u32>,
     /// `Intelligent`: a hint only (accepted).
     pub intelligent: bool,
+    /// `StopOnShortSolutions`: in help and series play, stop after the short solutions when
+    /// there are any ([`crate::solve::SolveOptions::stop_on_short`]).
+    pub stop_on_short: bool,
     /// `PostKeyPlay`: the diagram is the position after the key; show the play from there.
     pub post_key_play: bool,
     /// `NoWk`: White has no king (and is never in check): the fairy rules play the problem.
@@ -73,6 +76,7 @@ impl Default for Options {
             white_to_play: false,
             max_solutions: None,
             intelligent: false,
+            stop_on_short: false,
             post_key_play: false,
             no_wk: false,
             no_bk: false,
@@ -101,6 +105,7 @@ impl Options {
         flag(self.half_duplex, "HalfDuplex");
         flag(self.white_to_play, "WhiteToPlay");
         flag(self.intelligent, "Intelligent");
+        flag(self.stop_on_short, "StopOnShortSolutions");
         flag(self.post_key_play, "PostKeyPlay");
         flag(self.no_wk, "NoWk");
         flag(self.no_bk, "NoBk");
@@ -181,7 +186,6 @@ pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
     "CastlingMutuallyExclusive",
     "StartMoveNumber",
     "UpToMoveNumber",
-    "StopOnShortSolutions",
     "Search",
     "MultiSolutions",
     "NoSymmetry",
@@ -624,6 +628,7 @@ const SUPPORTED_NAMES: &[&str] = &[
     "enpassant",
     "nocastling",
     "intelligent",
+    "stoponshortsolutions",
     "postkeyplay",
 ];
 
@@ -697,6 +702,7 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                     }
                 }
                 "postkeyplay" => o.post_key_play = true,
+                "stoponshortsolutions" => o.stop_on_short = true,
                 "hole" | "holes" | "trou" | "loch" => {
                     let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
                     for s in &sqs {
@@ -878,6 +884,9 @@ mod tests {
         assert_eq!(p.unsupported.len(), 1);
         assert!(p.unsupported[0].contains("'Circe Couscous'"), "{:?}", p.unsupported);
         assert!(p.options.variations);
+        let p = parse(&["StopOnShortSolutions", "Intelligent"]).unwrap();
+        assert!(p.options.stop_on_short && p.unsupported.is_empty());
+        assert_eq!(p.options.keywords(), ["Intelligent", "StopOnShortSolutions"]);
         let p = parse(&["Circe Parrain"]).unwrap();
         assert_eq!(p.options.conditions.names(), ["ParrainCirce"]);
         assert!(parse(&["Foo"]).unwrap_err().message.contains("'Foo'"));

@@ -783,7 +783,7 @@ fn twin_html(
     out.push_str("</dl></div></div>");
     match solution {
         Some(text) => {
-            let _ = write!(out, "<h4>{}</h4><pre class=\"solution\">{}</pre>", escape(w.solution), escape(&text));
+            let _ = write!(out, "<h4>{}</h4><pre class=\"solution\">{}</pre>", escape(w.solution), solution_html(&text, lang));
         }
         None if r.verdict == VerdictKind::Invalid => {
             let _ = write!(out, "<p class=\"message\">{}</p>", escape(&r.reason));
@@ -793,6 +793,17 @@ fn twin_html(
         }
     }
     out.push_str("</section>");
+}
+
+/// The solution text, escaped, each short solution (a line ending in `(short)`, in `lang`)
+/// in a `<span class="short">` that shows it as the cook it is.
+fn solution_html(text: &str, lang: Lang) -> String {
+    let mark = format!(" ({})", crate::report::text::words(lang).short);
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|l| if l.ends_with(&mark) { format!("<span class=\"short\">{}</span>", escape(l)) } else { escape(l) })
+        .collect();
+    lines.join("\n")
 }
 
 fn ready_section(out: &mut String, rows: &mut Vec<IndexRow>, seq: usize, p: &Problem, records: &[Record], lang: Lang) {
@@ -903,6 +914,7 @@ svg.board{flex:none}
 .code{display:inline-block;border:1.5px solid #000;border-radius:50%;padding:.1em .3em;font-size:.8em;font-weight:bold}
 .code.b{background:#111;color:#fff}
 pre{background:#f6f6f6;border:1px solid #e4e4e4;padding:.6em;overflow-x:auto;font-size:.9em}
+.short{color:#b71c1c}
 .message{color:#b71c1c;background:#fdecea;border:1px solid #f5c2c0;padding:.5em;white-space:pre-wrap}
 .unreadable li{color:#b71c1c}
 .reason{color:#444}

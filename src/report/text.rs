@@ -121,16 +121,32 @@ pub struct Words {
     pub no_solution: &'static str,
     /// "set play".
     pub set_play: &'static str,
+    /// "short": after a short solution (fewer moves than stipulated).
+    pub short: &'static str,
 }
 
 /// The words for `lang`.
 pub fn words(lang: Lang) -> Words {
     match lang {
-        Lang::En => Words { threat: "threat:", zugzwang: "zugzwang.", but: "but", no_solution: "no solution", set_play: "set play" },
-        Lang::Fr => {
-            Words { threat: "menace:", zugzwang: "zugzwang.", but: "mais", no_solution: "pas de solution", set_play: "jeu apparent" }
+        Lang::En => {
+            Words { threat: "threat:", zugzwang: "zugzwang.", but: "but", no_solution: "no solution", set_play: "set play", short: "short" }
         }
-        Lang::De => Words { threat: "Drohung:", zugzwang: "Zugzwang.", but: "Aber", no_solution: "keine Lösung", set_play: "Satzspiel" },
+        Lang::Fr => Words {
+            threat: "menace:",
+            zugzwang: "zugzwang.",
+            but: "mais",
+            no_solution: "pas de solution",
+            set_play: "jeu apparent",
+            short: "courte",
+        },
+        Lang::De => Words {
+            threat: "Drohung:",
+            zugzwang: "Zugzwang.",
+            but: "Aber",
+            no_solution: "keine Lösung",
+            set_play: "Satzspiel",
+            short: "kurz",
+        },
     }
 }
 
@@ -215,16 +231,34 @@ pub fn reserve_line(r: &crate::report::ReserveState, lang: Lang) -> String {
 
 /// A help line: `1.B W   2.B W #`, or `1...W   2.B W` when it has an odd number of moves.
 pub fn help_line(line: &Line, lang: Lang) -> String {
+    help_line_from(line, line.len() % 2, lang)
+}
+
+/// A help line written from `slot`: Popeye numbers help play from the stipulation's first
+/// half-move, Black's at move 1 (slot 0: `1.B W   2.B W`), or White's after it in `h#n.5`
+/// (slot 1: `1...W   2.B W`); the set play of `h#n.5`, which Black begins a half-move later,
+/// starts at move 2 after both gaps (slot 2: `1... ...   2.B W`). A short line starts where the
+/// lines of its phase start (its first mover is the same).
+fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
     let mut s = String::from(" ");
     let mut number = 1;
     let mut i = 0;
-    if line.len() % 2 == 1 {
-        s.push_str(&format!(" 1...{}", with_mark(&translate(&line[0].mv, lang), &line[0].mark)));
-        i = 1;
-        number = 2;
+    match slot {
+        1 => {
+            if let Some(first) = line.first() {
+                s.push_str(&format!(" 1...{}", with_mark(&translate(&first.mv, lang), &first.mark)));
+            }
+            i = 1;
+            number = 2;
+        }
+        2 => {
+            s.push_str(" 1... ...");
+            number = 2;
+        }
+        _ => {}
     }
     while i < line.len() {
-        s.push_str(&format!(" {}{}.", if i > 0 { "  " } else { "" }, number));
+        s.push_str(&format!(" {}{}.", if number > 1 { "  " } else { "" }, number));
         s.push_str(&with_mark(&translate(&line[i].mv, lang), &line[i].mark));
         if i + 1 < line.len() {
             s.push(' ');
@@ -252,9 +286,20 @@ pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     s
 }
 
-/// Writes one phase of a solution.
+/// Writes one phase of a solution; a short solution is followed by `(short)` (in `lang`).
 pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
+    phase_marked(stip, ph, lang, true)
+}
+
+/// Writes one phase of a solution, the short solutions marked or not (Popeye does not mark
+/// them).
+pub fn phase_marked(stip: &Stipulation, ph: &Phase, lang: Lang, mark_short: bool) -> String {
     let w = words(lang);
+    let short = |out: &mut String, marks: &[usize], i: usize| {
+        if mark_short && marks.contains(&i) {
+            out.push_str(&format!(" ({})", w.short));
+        }
+    };
     let mut out = String::new();
     if let Some(l) = &ph.label {
         out.push_str(&format!("  {l}:\n"));
@@ -268,13 +313,16 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         for d in &ph.set_play {
             defence_line(&mut out, d, 1, 6, lang);
         }
-        for l in &ph.set_lines {
+        for (i, l) in ph.set_lines.iter().enumerate() {
             if stip.series {
-                out.push_str(&format!("  1...{}\n", with_mark(&translate(&l[0].mv, lang), &l[0].mark)));
+                out.push_str(&format!("  1...{}", with_mark(&translate(&l[0].mv, lang), &l[0].mark)));
             } else {
-                out.push_str(&help_line(l, lang));
-                out.push('\n');
+                // The set play of `h#n.5` (a line of odd length) begins with Black's move 2.
+                let slot = if stip.half && l.len().is_multiple_of(2) { 2 } else { l.len() % 2 };
+                out.push_str(&help_line_from(l, slot, lang));
             }
+            short(&mut out, &ph.set_short, i);
+            out.push('\n');
         }
         out.push('\n');
     }
@@ -293,12 +341,13 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         }
     } else {
         let has_reply = stip.play != Play::Direct;
-        for l in &ph.lines {
+        for (i, l) in ph.lines.iter().enumerate() {
             if stip.series {
                 out.push_str(&series_line(l, has_reply, lang));
             } else {
                 out.push_str(&help_line(l, lang));
             }
+            short(&mut out, &ph.short, i);
             out.push('\n');
         }
         if ph.lines.is_empty() {
@@ -343,6 +392,9 @@ mod tests {
         assert_eq!(help_line(&l, Lang::En), "  1.Kb7-a8 Sd5-b6 #");
         let l = vec![lm("e2-e3", ""), lm("Kg8-f7", ""), lm("e3-e4", "#")];
         assert_eq!(help_line(&l, Lang::En), "  1...e2-e3   2.Kg8-f7 e3-e4 #");
+        // Set play of h#n.5 (Popeye's haan.out, h=4.5 set play): Black begins at move 2.
+        let l = vec![lm("Ke5-f6", ""), lm("g2-g3", ""), lm("Kf6-g7", ""), lm("g3-g4", "")];
+        assert_eq!(help_line_from(&l, 2, Lang::En), "  1... ...   2.Ke5-f6 g2-g3   3.Kf6-g7 g3-g4");
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //!
 //! - [`battle`]: direct (`#n`), self (`s#n`) and reflex (`r#n`) play: keys, threats,
 //!   variations, tries, set play.
-//! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`): every line.
-//! - [`series`]: series play (`ser-#n`, `ser-h#n`, `ser-s#n`, `ser-r#n`): every line.
+//! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`): every line, short ones included.
+//! - [`series`]: series play (`ser-#n`, `ser-h#n`, `ser-s#n`, `ser-r#n`): every line, short
+//!   ones included.
 //! - [`tt`]: the shared transposition table; [`tree`]: the result types; `parallel`: the
 //!   rayon drivers.
 //!
@@ -64,6 +65,10 @@ pub struct SolveOptions {
     pub half_duplex: bool,
     /// Stop reporting after this many solutions (help and series play).
     pub max_solutions: Option<usize>,
+    /// Popeye's `StopOnShortSolutions` (help and series play): when a phase has short
+    /// solutions, report only those of the shortest length and solve nothing after them (no
+    /// longer line, no duplex phase). See [`help`] for what is short.
+    pub stop_on_short: bool,
     /// Transposition-table budget in megabytes (0 = no table).
     pub hash_mb: usize,
     /// How many searches share that budget at once (`check` solving problems side by side):
@@ -97,6 +102,7 @@ impl Default for SolveOptions {
             duplex: false,
             half_duplex: false,
             max_solutions: None,
+            stop_on_short: false,
             hash_mb: 64,
             hash_share: 1,
             threads: 0,
@@ -128,15 +134,22 @@ pub struct Phase {
     /// Set play of help and series problems.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub set_lines: Vec<Line>,
+    /// Indexes into `set_lines` of the short ones (shorter than the set play's length).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub set_short: Vec<usize>,
     /// Keys with their trees (battle play).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub keys: Vec<Node>,
     /// Tries with their refutations.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tries: Vec<Node>,
-    /// Lines (help and series play).
+    /// Lines (help and series play), the short ones first, shortest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<Line>,
+    /// Indexes into `lines` of the short solutions: help lines with fewer moves than
+    /// stipulated, series with fewer series moves (see [`help`] and [`series`]).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub short: Vec<usize>,
     /// Why this phase was not solved (e.g. the duplex position is illegal).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -266,7 +279,10 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
     if !opts.half_duplex {
         phases.push(solve_phase(&ctx, pos, stip, opts));
     }
-    if opts.duplex || opts.half_duplex {
+    // `StopOnShortSolutions`: short solutions end the solve, the duplex part with it (as
+    // Popeye does).
+    let stopped_short = opts.stop_on_short && phases.iter().any(|p| !p.short.is_empty());
+    if (opts.duplex || opts.half_duplex) && !stopped_short {
         let swapped = pos.pass();
         let mut ph = if swapped.pass().in_check() {
             Phase { note: Some("the duplex position is illegal: the side not to move is in check".into()), ..Phase::default() }
@@ -284,19 +300,22 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
     let mut ph = Phase::default();
     if stip.series {
         let lines = series::series(ctx, pos, stip, opts);
-        ph.lines = truncate(lines, opts.max_solutions);
+        let short = lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count();
+        (ph.lines, ph.short) = keep(lines, short, opts);
         if opts.set_play {
-            ph.set_lines = series::series_set_play(ctx, pos, stip);
+            ph.set_lines = truncate(series::series_set_play(ctx, pos, stip), opts.max_solutions);
         }
         return ph;
     }
     match stip.play {
         Play::Help | Play::HelpSelf => {
-            let lines = help::help(ctx, pos, stip, stip_plies(stip), opts);
-            ph.lines = truncate(lines, opts.max_solutions);
+            let plies = stip_plies(stip);
+            let (lines, short) = help_with_short(ctx, pos, stip, plies, opts);
+            (ph.lines, ph.short) = keep(lines, short, opts);
             // Set play starts with the other side: none when the side to move is in check.
-            if opts.set_play && stip_plies(stip) > 1 && !pos.in_check() {
-                ph.set_lines = help::help(ctx, &pos.pass(), stip, stip_plies(stip) - 1, opts);
+            if opts.set_play && plies > 1 && !pos.in_check() {
+                let (lines, short) = help_with_short(ctx, &pos.pass(), stip, plies - 1, opts);
+                (ph.set_lines, ph.set_short) = keep(lines, short, opts);
             }
         }
         Play::Direct | Play::SelfPlay | Play::Reflex => {
@@ -307,6 +326,51 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
         }
     }
     ph
+}
+
+/// Every help line of `plies` half-moves from `pos` and, before them, the short ones: those of
+/// `plies - 2`, `plies - 4`, … half-moves (down to one or two), shortest first; with the count
+/// of short lines.
+///
+/// This is Popeye's rule, read from its outputs (the manual says only that
+/// `StopOnShortSolutions` stops "after detecting of short solutions"): in help play a line
+/// shorter by whole moves, begun by the same side, reaches the goal too soon and is printed
+/// before the others (`h#2`, White Kf6 Rc4, Black Ke8: `1.Ke8-f8 Rc4-c8 #` before the three
+/// two-movers); in `h#n.5` the shorter lines are the `h#m.5` ones, down to one half-move
+/// (`h==2.5`: `1...0-0 ==`); in `hs#n` the `hs#m` ones; every goal alike (`h=`, `h==`, `h+`).
+/// Each length is its own exact search, so that the bounds and plans, which assume the exact
+/// length, never cut a short line; the table's entries are kept per half-moves left, so the
+/// searches share them. With `StopOnShortSolutions` the first length that has lines ends the
+/// search when it is short. Popeye's `Intelligent` mode prints the same short solutions (its
+/// `h#3` above: the `h#1` and the three `h#2` first); the option changes nothing here.
+fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> (Vec<Line>, usize) {
+    let mut lines = Vec::new();
+    let mut k = if plies.is_multiple_of(2) { 2 } else { 1 };
+    while k < plies {
+        lines.extend(help::help(ctx, pos, stip, k, opts));
+        if opts.stop_on_short && !lines.is_empty() {
+            let short = lines.len();
+            return (lines, short);
+        }
+        k += 2;
+    }
+    let short = lines.len();
+    lines.extend(help::help(ctx, pos, stip, plies, opts));
+    (lines, short)
+}
+
+/// The lines to report and the indexes of the short ones among them: with
+/// `StopOnShortSolutions` and short lines, only those of the shortest length; then at most
+/// `max_solutions`.
+fn keep(mut lines: Vec<Line>, mut short: usize, opts: &SolveOptions) -> (Vec<Line>, Vec<usize>) {
+    if opts.stop_on_short && short > 0 {
+        let shortest = lines[0].len();
+        short = lines.iter().take_while(|l| l.len() == shortest).count();
+        lines.truncate(short);
+    }
+    let lines = truncate(lines, opts.max_solutions);
+    let short = (0..short.min(lines.len())).collect();
+    (lines, short)
 }
 
 /// Half-moves of a help line: `2n` (`2n+1` for `n.5`); for `hs#n`, `2n-1` before the

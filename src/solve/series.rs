@@ -157,6 +157,14 @@ impl<G: Game> Series<'_, G> {
         p.plan(self.goal, mated, mated_moves, mating_moves)
     }
 
+    /// Whether a series goes on after a move that could end it (`ended`): always in `ser-h`
+    /// and `ser-s` (the longer series is a solution of its own), never in `ser-r` (the other
+    /// side must reach the goal at once). In `ser-#` and `ser-=` a move that ends the series
+    /// gives mate or stalemate, after which it cannot go on anyway.
+    fn goes_on(&self, ended: bool) -> bool {
+        !ended || self.end != SeriesEnd::Reflex
+    }
+
     /// Series side to move in `p`, up to `k` moves left; `plan`: its plan, if any.
     fn search(&self, p: &G, k: u32, plan: Option<&G::Plan>, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
         if k == 0 || self.ctx.tick() {
@@ -204,10 +212,15 @@ impl<G: Game> Series<'_, G> {
             };
             let q = p.play(m);
             prefix.push(m);
-            if let Some(ends) = if may_end { self.endings(p, m, &q) } else { None } {
-                self.push_endings(prefix, ends, out);
-                found = true;
-            } else if k > 1 && !q.in_check() && q.has_move() {
+            let ended = match if may_end { self.endings(p, m, &q) } else { None } {
+                Some(ends) => {
+                    self.push_endings(prefix, ends, out);
+                    found = true;
+                    true
+                }
+                None => false,
+            };
+            if self.goes_on(ended) && k > 1 && !q.in_check() && q.has_move() {
                 let next = q.pass();
                 if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
                     found = true;
@@ -254,10 +267,17 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
         let plan = root_plan.as_ref().map(|pl| pos.plan_after(pl, m));
         if plan.as_ref().is_some_and(|pl| pl.is_none()) {
             // No picture can be reached in time after this move.
-        } else if let Some(ends) = s.endings(pos, m, &q) {
-            s.push_endings(&prefix, ends, &mut out);
-        } else if k > 1 && !q.in_check() && q.has_move() {
-            s.search(&q.pass(), k - 1, plan.as_ref().and_then(|pl| pl.as_ref()), &mut prefix, &mut out);
+        } else {
+            let ended = match s.endings(pos, m, &q) {
+                Some(ends) => {
+                    s.push_endings(&prefix, ends, &mut out);
+                    true
+                }
+                None => false,
+            };
+            if s.goes_on(ended) && k > 1 && !q.in_check() && q.has_move() {
+                s.search(&q.pass(), k - 1, plan.as_ref().and_then(|pl| pl.as_ref()), &mut prefix, &mut out);
+            }
         }
         let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if let Some(pr) = &opts.progress {
@@ -269,6 +289,12 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     // Shorter series first, then move order (stable).
     lines.sort_by_key(|l| l.len());
     lines
+}
+
+/// The number of series moves of a line of `stip` (the other side's closing move left out).
+pub(crate) fn series_moves(stip: &Stipulation, line: &Line) -> u32 {
+    let reply = series_end(stip) != SeriesEnd::Direct;
+    line.len().saturating_sub(reply as usize) as u32
 }
 
 /// Set play of a series problem: the other side's closing move(s) at once.
