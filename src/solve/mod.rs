@@ -344,6 +344,17 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
 /// search when it is short. Popeye's `Intelligent` mode prints the same short solutions (its
 /// `h#3` above: the `h#1` and the three `h#2` first); the option changes nothing here.
 fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> (Vec<Line>, usize) {
+    if stip.goal.by_move() {
+        // The goals of the move end a line where they are reached: the full search finds the
+        // shorter lines itself. Short ones first, shortest first.
+        let mut lines = help::help(ctx, pos, stip, plies, opts);
+        lines.sort_by_key(|l| l.len());
+        let short = lines.iter().take_while(|l| (l.len() as u32) < plies).count();
+        if opts.stop_on_short && short > 0 {
+            lines.truncate(short);
+        }
+        return (lines, short);
+    }
     let mut lines = Vec::new();
     let mut k = if plies.is_multiple_of(2) { 2 } else { 1 };
     while k < plies {

@@ -162,7 +162,9 @@ impl<G: Game> Series<'_, G> {
     /// side must reach the goal at once). In `ser-#` and `ser-=` a move that ends the series
     /// gives mate or stalemate, after which it cannot go on anyway.
     fn goes_on(&self, ended: bool) -> bool {
-        !ended || self.end != SeriesEnd::Reflex
+        // The goals of the move end play where they are reached (Popeye's "stop solving when
+        // the goal is reached"); the others may go on to a longer series.
+        !ended || (self.end != SeriesEnd::Reflex && !self.goal.by_move())
     }
 
     /// Series side to move in `p`, up to `k` moves left; `plan`: its plan, if any.
