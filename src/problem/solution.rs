@@ -286,6 +286,14 @@ fn finish_promotion(mut out: String, chars: &[char], i: usize, english: &dyn Fn(
     parts.next().is_none().then_some(out)
 }
 
+/// A piece's text without the `n` that marks a neutral piece (`nDb7-b8` → `Db7-b8`).
+fn neutral_letter(m: &str) -> &str {
+    match m.strip_prefix('n') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_uppercase()) => rest,
+        _ => m,
+    }
+}
+
 /// Guesses the language of a solution text from its words and piece letters.
 fn detect_lang(lines: &[&str]) -> Lang {
     let mut letters = std::collections::BTreeSet::new();
@@ -299,6 +307,8 @@ fn detect_lang(lines: &[&str]) -> Lang {
                 return Lang::Fr;
             }
             let m = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            // A neutral piece's letter follows its `n` (`nDb7-b8`, `=nT`).
+            let m = neutral_letter(m);
             if let Some(c) = m.chars().next()
                 && c.is_ascii_uppercase()
                 && m.chars().nth(1).is_some_and(|d| d.is_ascii_lowercase())
@@ -307,7 +317,7 @@ fn detect_lang(lines: &[&str]) -> Lang {
             }
             // A one-letter promotion (`e8=D`, `Pa1↓=F`) names a piece too.
             if let Some((_, promo)) = m.split_once('=') {
-                let mut p = promo.chars();
+                let mut p = neutral_letter(promo).chars();
                 if let Some(c) = p.next()
                     && c.is_ascii_uppercase()
                     && !p.next().is_some_and(|d| d.is_ascii_uppercase())
@@ -466,6 +476,18 @@ fn twin_marker(line: &str) -> Option<(String, String)> {
 
 impl StatedSolution {
     /// Reads a solution text. Never fails: what cannot be read is listed in `problems`.
+    ///
+    /// The language is guessed from the words and piece letters, neutral pieces' letters too
+    /// (Popeye's neutral.out #10: `nT`, `nD` are German, `nB` a pawn):
+    ///
+    /// ```
+    /// use feerie::problem::{SolutionHint, StatedSolution, Stipulation};
+    /// let text = "   1.nBc7-c8=nT + !\n      1...nTc8-h8\n          2.nBb7-b8=nD\n";
+    /// let hint = SolutionHint { stipulation: Stipulation::parse("#2").ok(), ..Default::default() };
+    /// let s = StatedSolution::parse(text, &hint);
+    /// assert!(s.problems.is_empty(), "{:?}", s.problems);
+    /// assert_eq!(s.twins[0].lines, vec![vec!["nPc7-c8=nR", "nRc8-h8", "nPb7-b8=nQ"]]);
+    /// ```
     pub fn parse(text: &str, hint: &SolutionHint) -> StatedSolution {
         let mut out = StatedSolution { text: text.to_string(), ..Default::default() };
         // Split into twin blocks.
