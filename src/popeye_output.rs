@@ -305,7 +305,7 @@ fn shape(text: &str, depth: usize, siblings: &[Item]) -> &'static str {
     if !numbered {
         return match text {
             "but" | "Aber" | "mais" => "but",
-            t if t.ends_with("zugzwang.") || t.ends_with("Zugzwang.") => "zugzwang",
+            t if t.ends_with("zugzwang.") || t.ends_with("Zugzwang.") || t.ends_with("blocus.") => "zugzwang",
             _ => "message",
         };
     }
@@ -456,6 +456,16 @@ mod tests {
         assert!(is_intelligent_count("  25 potential positions in 1+2"));
         assert!(is_move_number_line("  3  (Ka1-b1 )"));
         assert!(!is_move_number_line("  1.Ka1-b1 Ka3-a4   2.Kb1-a1 Qb2-a2 #"));
+    }
+
+    #[test]
+    fn feerie_verdict_lines_after_the_end_are_no_section() {
+        let text =
+            "\n  #1                          2 + 1\n\n   1.Ra1-a8 # !\n\nsolution finished.\nfeerie: sound (1 solution as intended)\n";
+        let s = split_output(text);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].twins[0].lines, vec!["   1.Ra1-a8 # !".to_string()]);
+        assert_eq!(split_output("x\nsolution partielle\n")[0].partial, true);
     }
 
     #[test]

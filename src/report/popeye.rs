@@ -359,12 +359,12 @@ pub fn verdict_line(r: &Record, twins: bool) -> String {
     format!("{VERDICT_PREFIX}{label} {}{reason}", r.verdict)
 }
 
-/// A whole problem in Popeye's layout: two blank lines, the header, a blank line, each
+/// A whole problem in Popeye's layout: three blank lines (as in Popeye's recorded outputs), the header, a blank line, each
 /// twin's solution (under its `a) `, `b) …` line when there are twins), the end line, then
 /// feerie's verdict lines. `records` are those of `variants`, in order.
 pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang: Lang) -> String {
     let stipulation = records.first().map_or_else(|| p.stipulation.to_string(), |r| r.stipulation.clone());
-    let mut lines = vec![String::new(), String::new()];
+    let mut lines = vec![String::new(); 3];
     lines.extend(header_lines(p, &stipulation, lang));
     if let Some(res) = records.first().and_then(|r| r.reserve.as_ref()) {
         lines.push(crate::report::text::reserve_line(res, lang));
@@ -393,7 +393,7 @@ pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang:
 /// centred and feerie's verdict line.
 pub fn unsolved_text(r: &Record) -> String {
     let title = if r.title.is_empty() { format!("{} #{}", r.file, r.document) } else { r.title.clone() };
-    format!("\n\n{}\n\n{}\n", centred(&title), verdict_line(r, false))
+    format!("\n\n\n{}\n\n{}\n", centred(&title), verdict_line(r, false))
 }
 
 #[cfg(test)]

@@ -121,9 +121,7 @@ pub struct Words {
 pub fn words(lang: Lang) -> Words {
     match lang {
         Lang::En => Words { threat: "threat:", zugzwang: "zugzwang.", but: "but", no_solution: "no solution", set_play: "set play" },
-        Lang::Fr => {
-            Words { threat: "menace:", zugzwang: "zugzwang.", but: "mais", no_solution: "pas de solution", set_play: "jeu apparent" }
-        }
+        Lang::Fr => Words { threat: "menace:", zugzwang: "blocus.", but: "mais", no_solution: "pas de solution", set_play: "jeu apparent" },
         Lang::De => Words { threat: "Drohung:", zugzwang: "Zugzwang.", but: "Aber", no_solution: "keine Lösung", set_play: "Satzspiel" },
     }
 }
