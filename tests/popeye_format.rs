@@ -163,3 +163,24 @@ fn check_writes_popeye_layout_and_the_summary() {
     assert!(text.contains("summary\n"));
     assert!(text.find("Loesung beendet.") < text.find("summary\n"));
 }
+
+/// Twin lines name what the commands do, as Popeye writes them (`b) +bBh6`, `c) wKe1-->d1
+/// -wPa2`, `+d) bKe8<-->bRh8` for a continued twin); each twin's help lines are the same set as
+/// Popeye's (the order of help lines is Popeye's order of generation).
+#[test]
+fn twin_lines_name_what_the_commands_do() {
+    let (text, verdicts) = feerie("twin-commands", "en");
+    let theirs = popeye("twin-commands");
+    let is_twin_line = |l: &&String| !l.starts_with(' ') && (l.ends_with(')') || l.contains(") "));
+    let ours_twins: Vec<&String> = text.iter().filter(is_twin_line).collect();
+    let their_twins: Vec<&String> = theirs.iter().filter(is_twin_line).collect();
+    assert_eq!(ours_twins, their_twins);
+    assert_eq!(their_twins, ["a)", "b) +bBh6", "c) wKe1-->d1  -wPa2", "+d) bKe8<-->bRh8"]);
+    let sorted = |ls: &[String]| {
+        let mut v = ls.to_vec();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&text), sorted(&theirs));
+    assert_eq!(verdicts.len(), 4);
+}

@@ -7,8 +7,8 @@
 //!   diagram; the diagram (chess boards only: `-` before a black piece, `=` before a neutral
 //!   one, piece codes in the chosen language); the stipulation with the piece counts
 //!   (`  #2                          3 + 2`, neutral pieces `+ 2n`); the conditions, centred;
-//! - twins: `a) ` before the diagram's solution, `b) Move b4 f3  ` before each twin's (feerie
-//!   writes the twin's commands, where Popeye writes what they do: `wRb4-->f3`);
+//! - twins: `a) ` before the diagram's solution, `b) wRb4-->f3  ` before each twin's (what its
+//!   commands do: [`twin_change`]), `+c) ` for a twin that continues the previous one;
 //! - battle play: set play first (`      1...Kb8-a8` with the continuations under it), then the
 //!   tries and keys, each followed by a blank line: `   1.Rc6*c5 ! zugzwang.`, `   1.Ka6-b6 ?
 //!   threat:`, the threat under the move, the defences at `      1...`, the continuations at
@@ -351,6 +351,87 @@ fn conditions(p: &Problem) -> Vec<String> {
     v
 }
 
+/// A colour letter of Popeye's twin lines in `lang`: `w`/`b` (English), `w`/`s` (German),
+/// `b`/`n` (French).
+fn colour_letter(c: Color, lang: Lang) -> char {
+    match (lang, c) {
+        (Lang::En | Lang::De, Color::White) => 'w',
+        (Lang::En, Color::Black) => 'b',
+        (Lang::De, Color::Black) => 's',
+        (Lang::Fr, Color::White) => 'b',
+        (Lang::Fr, Color::Black) => 'n',
+    }
+}
+
+/// What a twin's commands do, as Popeye writes it after the twin's label: the pieces they
+/// move, add and remove by colour, code and square (`wKa1-->b1`, `+bPa7`, `-wBd3`,
+/// `bBb2<-->wBc3`), a new stipulation or condition as its text; the commands apart by two
+/// spaces. `before` is the position the commands apply to. Commands that change the whole
+/// board (rotate, mirror, shift, substitute, PolishType) and Réserve commands are written
+/// as feerie reads them (`Rotate 90`).
+///
+/// ```
+/// use feerie::piece::Lang;
+/// use feerie::position::{Position, parse_sq};
+/// use feerie::problem::{Diagram, TwinCommand};
+/// use feerie::report::popeye::twin_change;
+/// let d = Diagram::of_position(&Position::from_fen("8/8/8/8/8/1R6/8/K1k5 w - - 0 1").unwrap());
+/// let sq = |s| parse_sq(s).unwrap();
+/// assert_eq!(twin_change(&d, &[TwinCommand::Move { from: sq("b3"), to: sq("d3") }], Lang::De), "wTb3-->d3");
+/// assert_eq!(twin_change(&d, &[TwinCommand::Remove { squares: vec![sq("b3")] }, TwinCommand::Exchange { a: sq("a1"), b: sq("c1") }], Lang::En), "-wRb3  wKa1<-->bKc1");
+/// ```
+pub fn twin_change(before: &Diagram, commands: &[crate::problem::TwinCommand], lang: Lang) -> String {
+    use crate::problem::TwinCommand as T;
+    // The pieces by square as the commands go, each as Popeye names it without its square
+    // (`wT`).
+    let mut board: std::collections::BTreeMap<u8, String> = std::collections::BTreeMap::new();
+    for p in &before.pieces {
+        if let Figure::Chess(k) = p.figure {
+            board.insert(p.rank * 8 + p.file, format!("{}{}", colour_letter(p.color, lang), k.code_in(lang)));
+        }
+    }
+    for p in &before.neutral {
+        if let Figure::Chess(k) = p.figure {
+            board.insert(p.rank * 8 + p.file, format!("n{}", k.code_in(lang)));
+        }
+    }
+    let name = |s: crate::geometry::Square| crate::position::sq_name(s);
+    let mut parts: Vec<String> = Vec::new();
+    for c in commands {
+        match c {
+            T::Move { from, to } => {
+                let piece = board.remove(&from.0).unwrap_or_default();
+                parts.push(format!("{piece}{}-->{}", name(*from), name(*to)));
+                board.insert(to.0, piece);
+            }
+            T::Exchange { a, b } => {
+                let pa = board.remove(&a.0).unwrap_or_default();
+                let pb = board.remove(&b.0).unwrap_or_default();
+                parts.push(format!("{pa}{}<-->{pb}{}", name(*a), name(*b)));
+                board.insert(a.0, pb);
+                board.insert(b.0, pa);
+            }
+            T::Add { color, pieces } => {
+                for (k, sq) in pieces {
+                    let piece = format!("{}{}", colour_letter(*color, lang), k.code_in(lang));
+                    parts.push(format!("+{piece}{}", name(*sq)));
+                    board.insert(sq.0, piece);
+                }
+            }
+            T::Remove { squares } => {
+                for sq in squares {
+                    let piece = board.remove(&sq.0).unwrap_or_default();
+                    parts.push(format!("-{piece}{}", name(*sq)));
+                }
+            }
+            T::Stipulation { stipulation } => parts.push(stipulation.to_string()),
+            T::Condition { text, .. } => parts.push(text.clone()),
+            other => parts.push(other.to_string()),
+        }
+    }
+    parts.join("  ")
+}
+
 /// Feerie's verdict line for one record: `feerie: sound (reason)`, with the twin's label
 /// when the problem has twins.
 pub fn verdict_line(r: &Record, twins: bool) -> String {
@@ -371,10 +452,25 @@ pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang:
     }
     lines.push(String::new());
     let twins = variants.len() > 1;
-    for (v, r) in variants.iter().zip(records) {
+    for (i, (v, r)) in variants.iter().zip(records).enumerate() {
         if twins {
-            let change = r.twin_change.strip_prefix("Continued ").unwrap_or(&r.twin_change);
-            lines.push(if v.label == "a" { "a) ".to_string() } else { format!("{}) {change}  ", v.label) });
+            lines.push(match p.twins.iter().find(|t| t.label == v.label) {
+                Some(t) => {
+                    // The position the twin's commands apply to: the diagram, or the
+                    // previous twin when `Continued`.
+                    let before = match i.checked_sub(1).and_then(|j| variants.get(j)) {
+                        Some(prev) if t.continued => prev.position.diagram(),
+                        _ => p.position.diagram(),
+                    };
+                    let change = if t.commands.is_empty() {
+                        r.twin_change.strip_prefix("Continued ").unwrap_or(&r.twin_change).to_string()
+                    } else {
+                        twin_change(&before, &t.commands, lang)
+                    };
+                    format!("{}{}) {change}  ", if t.continued { "+" } else { "" }, v.label)
+                }
+                None => format!("{}) ", v.label),
+            });
             lines.push(String::new());
         }
         lines.extend(solution_lines(v, r, lang));
