@@ -4,7 +4,7 @@
 //!
 //! The layout, as Popeye's recorded outputs show it:
 //! - the header: authors, source, award and titles, each centred over the 37 columns of the
-//!   diagram; the diagram (chess boards only: `-` before a black piece, `=` before a neutral
+//!   diagram; the diagram (8×8 boards, none for Xiangqi: `-` before a black piece, `=` before a neutral
 //!   one, piece codes in the chosen language); the stipulation with the piece counts
 //!   (`  #2                          3 + 2`, neutral pieces `+ 2n`); the conditions, centred;
 //! - twins: `a) ` before the diagram's solution, `b) wRb4-->f3  ` before each twin's (what its
@@ -113,10 +113,16 @@ fn after_attack(out: &mut Vec<String>, n: &Node, number: u32, lang: Lang) {
         attack(out, t, number + 1, lang);
     }
     for d in &n.replies {
-        out.push(format!("{}{}", defence_number(number), node_text(d, lang)));
-        for a in &d.replies {
-            attack(out, a, number + 1, lang);
-        }
+        defence_tree(out, d, number, lang);
+    }
+}
+
+/// A defender's move `number` with the attacker's continuations under it (set play, and
+/// the variations after an attacker's move).
+pub(crate) fn defence_tree(out: &mut Vec<String>, d: &Node, number: u32, lang: Lang) {
+    out.push(format!("{}{}", defence_number(number), node_text(d, lang)));
+    for a in &d.replies {
+        attack(out, a, number + 1, lang);
     }
 }
 
@@ -126,7 +132,7 @@ fn attack(out: &mut Vec<String>, n: &Node, number: u32, lang: Lang) {
 }
 
 /// A key (`!`) or a try (`?`) with what follows it, and a try's `but` with its refutations.
-fn key(out: &mut Vec<String>, n: &Node, is_try: bool, lang: Lang) {
+pub(crate) fn key(out: &mut Vec<String>, n: &Node, is_try: bool, lang: Lang) {
     let mark = if is_try { "?" } else { "!" };
     out.push(format!("{}{} {mark}{}", attack_number(1), node_text(n, lang), threat_word(n, lang)));
     after_attack(out, n, 1, lang);
@@ -220,10 +226,7 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
     let stip = &v.stipulation;
     if !ph.set_play.is_empty() || !ph.set_lines.is_empty() {
         for d in &ph.set_play {
-            out.push(format!("{}{}", defence_number(1), node_text(d, lang)));
-            for a in &d.replies {
-                attack(out, a, 2, lang);
-            }
+            defence_tree(out, d, 1, lang);
         }
         for l in &ph.set_lines {
             match l.first() {

@@ -4,7 +4,8 @@
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::record::Record;
-use crate::solve::{Line, Node, Phase};
+use crate::report::popeye;
+use crate::solve::{Line, Phase};
 
 fn with_mark(mv: &str, mark: &str) -> String {
     if mark.is_empty() { mv.to_string() } else { format!("{mv} {mark}") }
@@ -99,10 +100,6 @@ fn at_promotion(out: &str) -> bool {
     out.ends_with('=') || out.ends_with("=n")
 }
 
-fn tr(node: &Node, lang: Lang) -> String {
-    with_mark(&translate(&node.mv, lang), &node.mark)
-}
-
 /// Words of the report in each language.
 pub struct Words {
     /// "threat:".
@@ -123,58 +120,6 @@ pub fn words(lang: Lang) -> Words {
         Lang::En => Words { threat: "threat:", zugzwang: "zugzwang.", but: "but", no_solution: "no solution", set_play: "set play" },
         Lang::Fr => Words { threat: "menace:", zugzwang: "blocus.", but: "mais", no_solution: "pas de solution", set_play: "jeu apparent" },
         Lang::De => Words { threat: "Drohung:", zugzwang: "Zugzwang.", but: "Aber", no_solution: "keine Lösung", set_play: "Satzspiel" },
-    }
-}
-
-/// After an attacker's move: ` zugzwang.` or ` threat:` (in the chosen language) when it has one.
-fn push_threat_word(out: &mut String, node: &Node, w: &Words) {
-    if node.zugzwang {
-        out.push(' ');
-        out.push_str(w.zugzwang);
-    } else if !node.threat.is_empty() {
-        out.push(' ');
-        out.push_str(w.threat);
-    }
-}
-
-fn attack_line(out: &mut String, node: &Node, number: u32, indent: usize, lang: Lang) {
-    let w = words(lang);
-    let head = format!("{}{}.{}", " ".repeat(indent), number, tr(node, lang));
-    out.push_str(&head);
-    push_threat_word(out, node, &w);
-    out.push('\n');
-    for t in &node.threat {
-        attack_line(out, t, number + 1, indent + 7, lang);
-    }
-    for d in &node.replies {
-        defence_line(out, d, number, indent + 4, lang);
-    }
-}
-
-fn defence_line(out: &mut String, node: &Node, number: u32, indent: usize, lang: Lang) {
-    out.push_str(&format!("{}{}...{}\n", " ".repeat(indent), number, tr(node, lang)));
-    for a in &node.replies {
-        attack_line(out, a, number + 1, indent + 4, lang);
-    }
-}
-
-fn key_line(out: &mut String, node: &Node, try_mark: bool, lang: Lang) {
-    let w = words(lang);
-    let head = format!("   1.{} {}", tr(node, lang), if try_mark { "?" } else { "!" });
-    out.push_str(&head);
-    push_threat_word(out, node, &w);
-    out.push('\n');
-    for t in &node.threat {
-        attack_line(out, t, 2, 10, lang);
-    }
-    for d in &node.replies {
-        defence_line(out, d, 1, 6, lang);
-    }
-    if try_mark {
-        out.push_str(&format!("    {}\n", w.but));
-        for r in &node.refutations {
-            out.push_str(&format!("      1...{} !\n", tr(r, lang)));
-        }
     }
 }
 
@@ -205,43 +150,22 @@ pub fn reserve_line(r: &crate::report::ReserveState, lang: Lang) -> String {
     format!("  {word} ({}): {white} {}, {black} {}", r.condition, list(&r.white), list(&r.black))
 }
 
-/// A help line: `1.B W   2.B W #`, or `1...W   2.B W` when it has an odd number of moves.
+/// A help line, as Popeye writes it ([`popeye::help_line`]).
 pub fn help_line(line: &Line, lang: Lang) -> String {
-    let mut s = String::from(" ");
-    let mut number = 1;
-    let mut i = 0;
-    if line.len() % 2 == 1 {
-        s.push_str(&format!(" 1...{}", with_mark(&translate(&line[0].mv, lang), &line[0].mark)));
-        i = 1;
-        number = 2;
-    }
-    while i < line.len() {
-        s.push_str(&format!(" {}{}.", if i > 0 { "  " } else { "" }, number));
-        s.push_str(&with_mark(&translate(&line[i].mv, lang), &line[i].mark));
-        if i + 1 < line.len() {
-            s.push(' ');
-            s.push_str(&with_mark(&translate(&line[i + 1].mv, lang), &line[i + 1].mark));
-        }
-        i += 2;
-        number += 1;
-    }
-    s
+    popeye::help_line(line, lang)
 }
 
-/// A series line: the series moves numbered, the other side's closing move after the last.
+/// A series line, as Popeye writes it ([`popeye::series_line`]).
 pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
-    let mut s = String::from(" ");
-    let n = if has_reply { line.len().saturating_sub(1) } else { line.len() };
-    for (i, m) in line.iter().enumerate() {
-        let text = with_mark(&translate(&m.mv, lang), &m.mark);
-        if i < n {
-            s.push_str(&format!(" {}{}.{}", if i > 0 { "  " } else { "" }, i + 1, text));
-        } else {
-            s.push(' ');
-            s.push_str(&text);
-        }
+    popeye::series_line(line, has_reply, lang)
+}
+
+/// Appends lines written by the Popeye renderer, each with its newline.
+fn push_lines(out: &mut String, lines: Vec<String>) {
+    for l in lines {
+        out.push_str(&l);
+        out.push('\n');
     }
-    s
 }
 
 /// Writes one phase of a solution.
@@ -257,9 +181,11 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
     }
     if !ph.set_play.is_empty() || !ph.set_lines.is_empty() {
         out.push_str(&format!("  {}:\n", w.set_play));
+        let mut lines = Vec::new();
         for d in &ph.set_play {
-            defence_line(&mut out, d, 1, 6, lang);
+            popeye::defence_tree(&mut lines, d, 1, lang);
         }
+        push_lines(&mut out, lines);
         for l in &ph.set_lines {
             if stip.series {
                 out.push_str(&format!("  1...{}\n", with_mark(&translate(&l[0].mv, lang), &l[0].mark)));
@@ -272,12 +198,10 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
     }
     let battle = !stip.series && matches!(stip.play, Play::Direct | Play::SelfPlay | Play::Reflex);
     if battle {
-        for t in &ph.tries {
-            key_line(&mut out, t, true, lang);
-            out.push('\n');
-        }
-        for k in &ph.keys {
-            key_line(&mut out, k, false, lang);
+        for (n, is_try) in ph.tries.iter().map(|t| (t, true)).chain(ph.keys.iter().map(|k| (k, false))) {
+            let mut lines = Vec::new();
+            popeye::key(&mut lines, n, is_try, lang);
+            push_lines(&mut out, lines);
             out.push('\n');
         }
         if ph.keys.is_empty() {
