@@ -8,7 +8,7 @@
 //! ```
 
 use feerie::piece::Lang;
-use feerie::popeye_output::{OutputSection, TwinVerdict, compare_problem, output_language, split_output};
+use feerie::popeye_output::{OutputSection, TwinVerdict, compare_problem, feerie_section, output_language, split_output};
 use feerie::problem::{Loaded, Problem, load_path};
 use feerie::record::VerdictKind;
 use feerie::solve::SolveOptions;
@@ -123,7 +123,9 @@ fn run_problem(
     if records.len() != variants.len() {
         return ("invalid", format!("{} records for {} twins", records.len(), variants.len()), None);
     }
-    for (label, verdict) in compare_problem(&variants, &records, section, lang) {
+    // Feerie's side goes through the text of `--format popeye`, read back by the same parser.
+    let ours = feerie_section(p, &variants, &records, lang);
+    for (label, verdict) in compare_problem(&variants, &ours, section) {
         match verdict {
             TwinVerdict::Same => {}
             TwinVerdict::NoPopeyeTwin => {
@@ -136,13 +138,13 @@ fn run_problem(
                 }
                 s.push_str(&format!("\n      popeye: {}", d.popeye.as_deref().unwrap_or("—")));
                 s.push_str(&format!("\n      feerie: {}", d.feerie.as_deref().unwrap_or("—")));
-                if verbose && let Some(i) = variants.iter().position(|v| v.label == label) {
+                if verbose {
                     s.push_str("\n    --- popeye:\n");
                     for l in section.twin(&label).map(|t| t.lines.as_slice()).unwrap_or_default() {
                         s.push_str(&format!("    |{l}\n"));
                     }
                     s.push_str("    --- feerie:\n");
-                    for l in feerie::popeye_output::feerie_lines(&variants[i], &records[i], lang) {
+                    for l in ours.twin(&label).map(|t| t.lines.as_slice()).unwrap_or_default() {
                         s.push_str(&format!("    |{l}\n"));
                     }
                 }

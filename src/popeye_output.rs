@@ -1,6 +1,8 @@
 //! Popeye's recorded output as a yardstick: split an output file into one section per problem
-//! (and per twin), read each solution into a comparable tree, write feerie's solution into the
-//! same form, and find the first difference.
+//! (and per twin), read each solution into a comparable tree, and find the first difference.
+//! Feerie's side goes through the same text: its solution written in Popeye's layout
+//! (`--format popeye`, [`crate::report::popeye`]) is split and read by the same functions
+//! ([`feerie_section`]).
 //!
 //! The comparison is by structure, not by text: every printed line becomes an [`Item`] whose
 //! children are the lines indented under it (a key's threat and defences, a defence's
@@ -13,21 +15,14 @@
 //!   (Popeye writes `1.a b   2.c d #` with three spaces between move pairs);
 //! - Popeye's counters (`add_to_move_generation_stack: …`, `play_move: …`, …), the closing
 //!   `solution finished.` and blank lines are dropped; a counter that Popeye glued to the end of
-//!   a message line is cut off;
+//!   a message line is cut off; so are feerie's verdict lines after the end (`feerie: sound`);
 //! - the diagram, the title lines, the stipulation and condition lines before the solution and
 //!   the twin headers (`b) h=2`) are not part of the solution;
 //! - Popeye's progress lines (`option MoveNumbers`: `  3  (Ka1-b1 )`), the counts of
 //!   `option Intelligent` (`25 potential positions in 1+2`) and its warning `the side to play
 //!   can capture the king` (it solves on) are dropped;
-//! - on feerie's side, the lines Popeye does not print at all are dropped: the `set play:` and
-//!   `duplex:` headings (Popeye prints set play and the duplex part unheaded), `no solution`
-//!   (Popeye prints nothing then) and the note on a phase that was not solved (the duplex
-//!   position is illegal: Popeye prints nothing for it);
-//! - Popeye's `ep.` after an en-passant capture is dropped (feerie does not write it);
-//! - feerie's mark after a short solution (`(short)`) is left out: Popeye prints short
-//!   solutions unmarked;
-//! - without Popeye's `option Variation`, direct, self and reflex play print only the keys and
-//!   the tries with their refutations: feerie's tree is cut to that before it is compared.
+//! - Popeye's `ep.` after an en-passant capture is dropped (feerie's orthodox moves do not
+//!   carry it).
 //!
 //! ```
 //! use feerie::popeye_output::{parse_tree, compare};
@@ -37,10 +32,8 @@
 //! ```
 
 use crate::piece::Lang;
-use crate::problem::Variant;
-use crate::problem::stipulation::Play;
+use crate::problem::{Problem, Variant};
 use crate::record::Record;
-use crate::solve::{Node, Phase};
 
 /// The solution Popeye printed for one twin (or for a problem without twins, label `a`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,7 +83,7 @@ const COUNTERS: [&str; 5] =
 fn is_terminator(line: &str) -> Option<bool> {
     match line.trim() {
         "solution finished." | "Loesung beendet." | "solution terminee." | "solution terminée." => Some(false),
-        "Partial solution" | "Partielle Loesung" | "Bearbeitung abgebrochen." => Some(true),
+        "Partial solution" | "Partielle Loesung" | "solution partielle" | "Bearbeitung abgebrochen." => Some(true),
         _ => None,
     }
 }
@@ -179,7 +172,8 @@ pub fn split_output(text: &str) -> Vec<OutputSection> {
             current.push(line);
         }
     }
-    if current.iter().any(|l| !l.trim().is_empty()) {
+    // Feerie's verdict lines after the last problem (`feerie: sound`) are no section.
+    if current.iter().any(|l| !l.trim().is_empty() && !l.starts_with(crate::report::popeye::VERDICT_PREFIX)) {
         sections.push(section(&current));
     }
     sections
@@ -311,7 +305,7 @@ fn shape(text: &str, depth: usize, siblings: &[Item]) -> &'static str {
     if !numbered {
         return match text {
             "but" | "Aber" | "mais" => "but",
-            t if t.ends_with("zugzwang.") || t.ends_with("Zugzwang.") => "zugzwang",
+            t if t.ends_with("zugzwang.") || t.ends_with("Zugzwang.") || t.ends_with("blocus.") => "zugzwang",
             _ => "message",
         };
     }
@@ -396,56 +390,6 @@ fn compare_at(popeye: &[Item], feerie: &[Item], path: &mut Vec<String>, extra_al
     None
 }
 
-/// Whether a variant is played as a tree (direct, self or reflex play, not series).
-pub fn is_battle(v: &Variant) -> bool {
-    !v.stipulation.series && matches!(v.stipulation.play, Play::Direct | Play::SelfPlay | Play::Reflex)
-}
-
-/// The tree Popeye prints without `option Variation`: a key or try without its threat and
-/// variations (a try keeps its refutations).
-fn bare(n: &Node) -> Node {
-    Node { threat: Vec::new(), zugzwang: false, replies: Vec::new(), ..n.clone() }
-}
-
-/// Feerie's solution of one variant as the lines Popeye would print for it, in `lang`: the
-/// phases of the record (set play, tries, keys; help and series lines), cut to what Popeye's
-/// options print (see the module's notes).
-pub fn feerie_lines(v: &Variant, record: &Record, lang: Lang) -> Vec<String> {
-    let battle = is_battle(v);
-    let words = crate::report::text::words(lang);
-    let mut text = String::new();
-    for ph in &record.tree {
-        let mut shown: Phase = if battle && !v.options.variations && !v.options.post_key_play {
-            Phase { keys: ph.keys.iter().map(bare).collect(), tries: ph.tries.iter().map(bare).collect(), ..ph.clone() }
-        } else {
-            ph.clone()
-        };
-        // A phase feerie did not solve (the duplex position is illegal) is one Popeye prints
-        // nothing for.
-        shown.note = None;
-        // Popeye prints short solutions unmarked, first, shortest first, as feerie orders them.
-        text.push_str(&crate::report::text::phase_marked(&v.stipulation, &shown, lang, false));
-    }
-    let set_heading = format!("{}:", words.set_play);
-    text.lines()
-        .filter(|l| {
-            let t = l.trim();
-            // A phase label (`duplex:`) ends in a colon and has no move in it.
-            let phase_label = t.ends_with(':') && !t.contains('.');
-            !t.is_empty() && t != set_heading && t != words.no_solution && !phase_label
-        })
-        .filter_map(|l| {
-            // Play after the key (`PostKeyPlay`): feerie writes the absent key as `1.... !`,
-            // Popeye writes no key line, only ` threat:` or ` zugzwang.` when there is one,
-            // with the defences under it (or at the top without it).
-            match l.trim().strip_prefix("1.... !") {
-                Some(rest) if v.options.post_key_play => (!rest.trim().is_empty()).then(|| format!(" {}", rest.trim())),
-                _ => Some(l.to_string()),
-            }
-        })
-        .collect()
-}
-
 /// How one twin of a problem compares.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TwinVerdict {
@@ -457,27 +401,29 @@ pub enum TwinVerdict {
     NoPopeyeTwin,
 }
 
-/// Compares feerie's records of a problem's variants with Popeye's section, twin by twin
-/// (matched by label). Popeye's twins that feerie has no variant for are reported as a
-/// difference too. When Popeye stopped early (a partial section) or the problem limits the
-/// number of solutions, feerie may show more than Popeye printed ([`compare_within`]).
-pub fn compare_problem(variants: &[Variant], records: &[Record], section: &OutputSection, lang: Lang) -> Vec<(String, TwinVerdict)> {
+/// Compares feerie's solution of a problem with Popeye's, twin by twin (matched by label),
+/// both read from text by [`split_output`]: `feerie` from the text feerie writes in Popeye's
+/// layout ([`crate::report::popeye::problem_text`]), `popeye` from Popeye's recorded output.
+/// Popeye's twins that feerie has no variant for are reported as a difference too. When
+/// Popeye stopped early (a partial section) or the problem limits the number of solutions,
+/// feerie may show more than Popeye printed ([`compare_within`]).
+pub fn compare_problem(variants: &[Variant], feerie: &OutputSection, popeye: &OutputSection) -> Vec<(String, TwinVerdict)> {
     let mut out = Vec::new();
-    for (v, r) in variants.iter().zip(records) {
-        let Some(t) = section.twin(&v.label) else {
+    for v in variants {
+        let Some(t) = popeye.twin(&v.label) else {
             out.push((v.label.clone(), TwinVerdict::NoPopeyeTwin));
             continue;
         };
-        let popeye = parse_tree(&t.lines);
-        let feerie = parse_tree(&feerie_lines(v, r, lang));
-        let within = section.partial || v.options.max_solutions.is_some();
-        let d = if within { compare_within(&popeye, &feerie) } else { compare(&popeye, &feerie) };
+        let theirs = parse_tree(&t.lines);
+        let ours = parse_tree(feerie.twin(&v.label).map(|t| t.lines.as_slice()).unwrap_or_default());
+        let within = popeye.partial || v.options.max_solutions.is_some();
+        let d = if within { compare_within(&theirs, &ours) } else { compare(&theirs, &ours) };
         out.push((v.label.clone(), d.map_or(TwinVerdict::Same, TwinVerdict::Differs)));
     }
-    for t in &section.twins {
+    for t in &popeye.twins {
         if !variants.iter().any(|v| v.label.trim_start_matches('+') == t.label) {
-            let popeye = parse_tree(&t.lines);
-            let verdict = compare(&popeye, &[]).map_or(TwinVerdict::Same, |mut d| {
+            let theirs = parse_tree(&t.lines);
+            let verdict = compare(&theirs, &[]).map_or(TwinVerdict::Same, |mut d| {
                 d.kind = "popeye twin feerie lacks".into();
                 TwinVerdict::Differs(d)
             });
@@ -485,6 +431,14 @@ pub fn compare_problem(variants: &[Variant], records: &[Record], section: &Outpu
         }
     }
     out
+}
+
+/// Feerie's solution of a problem as Popeye would print it, read back: the text of
+/// `--format popeye` ([`crate::report::popeye::problem_text`]) split by [`split_output`].
+/// `records` are those of `variants`, in order.
+pub fn feerie_section(p: &Problem, variants: &[Variant], records: &[Record], lang: Lang) -> OutputSection {
+    let text = crate::report::popeye::problem_text(p, variants, records, lang);
+    split_output(&text).into_iter().next().unwrap_or(OutputSection { header: Vec::new(), twins: Vec::new(), partial: false })
 }
 
 #[cfg(test)]
@@ -502,6 +456,16 @@ mod tests {
         assert!(is_intelligent_count("  25 potential positions in 1+2"));
         assert!(is_move_number_line("  3  (Ka1-b1 )"));
         assert!(!is_move_number_line("  1.Ka1-b1 Ka3-a4   2.Kb1-a1 Qb2-a2 #"));
+    }
+
+    #[test]
+    fn feerie_verdict_lines_after_the_end_are_no_section() {
+        let text =
+            "\n  #1                          2 + 1\n\n   1.Ra1-a8 # !\n\nsolution finished.\nfeerie: sound (1 solution as intended)\n";
+        let s = split_output(text);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].twins[0].lines, vec!["   1.Ra1-a8 # !".to_string()]);
+        assert!(split_output("x\nsolution partielle\n")[0].partial);
     }
 
     #[test]

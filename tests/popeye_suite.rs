@@ -3,9 +3,10 @@
 //! help, self, help-self and series play), from Popeye's own
 //! examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
-//! come out as Popeye printed it, compared as trees and sets (`feerie::popeye_output`).
+//! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output
+//! are read by the same parser and compared as trees and sets (`feerie::popeye_output`).
 
-use feerie::popeye_output::{TwinVerdict, compare_problem, output_language, split_output};
+use feerie::popeye_output::{TwinVerdict, compare_problem, feerie_section, output_language, split_output};
 use feerie::problem::{Loaded, load_path};
 use feerie::solve::SolveOptions;
 use std::path::{Path, PathBuf};
@@ -48,7 +49,9 @@ fn orthodox_problems_come_out_as_popeye_recorded_them() {
             let variants = p.variants().expect("variants");
             let opts = SolveOptions { timeout: Some(Duration::from_secs(20)), ..SolveOptions::default() };
             let records = feerie::verify::check_problem(p, &opts);
-            for (label, verdict) in compare_problem(&variants, &records, section, output_language(&output)) {
+            // Feerie's side: the text of `--format popeye`, read back by the same parser.
+            let ours = feerie_section(p, &variants, &records, output_language(&output));
+            for (label, verdict) in compare_problem(&variants, &ours, section) {
                 if verdict != TwinVerdict::Same {
                     failures.push(format!("{} #{} twin {label}: {verdict:?}", path.display(), i + 1));
                 }

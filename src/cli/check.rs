@@ -392,13 +392,11 @@ fn work(item: Item, opts: &SolveOptions, a: &SearchArgs, quiet: bool) -> Done {
             match &*l {
                 Loaded::Ready(p) => {
                     let variants = p.variants().unwrap_or_default();
-                    for r in check_problem(p, opts) {
-                        if !quiet {
-                            let stip = variants.iter().find(|v| v.label == r.twin).map(|v| v.stipulation);
-                            text.push_str(&render(&r, stip.as_ref(), a));
-                        }
-                        briefs.push(Brief::of(&r));
+                    let recs = check_problem(p, opts);
+                    if !quiet {
+                        text.push_str(&super::solve::render_problem(p, &variants, &recs, a));
                     }
+                    briefs.extend(recs.iter().map(Brief::of));
                 }
                 other => {
                     if let Some(r) = record_unsolved(other) {
@@ -444,7 +442,7 @@ pub fn run(a: &CheckArgs) -> ExitCode {
     let mut out = stdout.lock();
     let mut next = 0usize;
     // Quiet silences the human text only, never the records of a machine format.
-    let quiet = a.quiet && a.search.format == Format::Text;
+    let quiet = a.quiet && a.search.format.is_human();
     let job = |_seq: usize, item: Item| work(item, &opts, &a.search, quiet);
     let mut sink = |d: Done| {
         if let Some(u) = d.unreadable {
@@ -482,7 +480,7 @@ pub fn run(a: &CheckArgs) -> ExitCode {
 /// standard output stays JSON Lines or YAML).
 pub fn print_summary(s: &Summary, wall: Option<Duration>, format: Format) {
     let text = s.render(wall);
-    if format == Format::Text {
+    if format.is_human() {
         let mut o = std::io::stdout().lock();
         let _ = o.write_all(text.as_bytes());
         let _ = o.flush();

@@ -1,4 +1,5 @@
-//! `feerie solve`: every solution of each problem, Popeye-like text or JSON Lines.
+//! `feerie solve`: every solution of each problem, Popeye-like text, Popeye's own layout, JSON
+//! Lines or YAML.
 
 use crate::piece::Lang;
 use crate::problem::{Loaded, load_path};
@@ -26,6 +27,17 @@ pub enum Format {
     Json,
     /// A YAML stream: one document per problem and twin.
     Yaml,
+    /// Popeye's output layout: each problem as Popeye prints it (header with the diagram,
+    /// twins, keys, tries, threats, help lines, `solution finished.`), then feerie's verdict.
+    Popeye,
+}
+
+impl Format {
+    /// Whether the format is text for people (its summary goes to standard output), not
+    /// records for programs.
+    pub fn is_human(self) -> bool {
+        matches!(self, Format::Text | Format::Popeye)
+    }
 }
 
 /// Languages of piece letters and words.
@@ -201,14 +213,33 @@ pub fn emit(out: &mut impl Write, r: &Record, stip: Option<&crate::problem::Stip
     let _ = out.flush();
 }
 
-/// One record in the chosen format and language, with ASCII arrows under `--ascii`.
+/// One record in the chosen format and language, with ASCII arrows under `--ascii`. In
+/// Popeye's layout a record alone is one feerie could not solve (unsupported or invalid):
+/// its title and verdict ([`render_problem`] writes solved problems).
 pub fn render_record(r: &Record, stip: Option<&crate::problem::Stipulation>, a: &SearchArgs) -> String {
     let text = match a.format {
         Format::Text => record_text(r, stip, a.lang.into()) + "\n",
         Format::Json => json_line(r) + "\n",
         Format::Yaml => yaml_doc(r),
+        Format::Popeye => crate::report::popeye::unsolved_text(r),
     };
     if a.ascii { crate::notation::ascii_arrows(&text) } else { text }
+}
+
+/// A solved problem's records (one per twin, in the order of `variants`) in the chosen
+/// format: in Popeye's layout the whole problem at once (header, twins, verdicts), in the
+/// other formats the records one after the other.
+pub fn render_problem(p: &crate::problem::Problem, variants: &[crate::problem::Variant], recs: &[Record], a: &SearchArgs) -> String {
+    if a.format == Format::Popeye && variants.len() == recs.len() {
+        let text = crate::report::popeye::problem_text(p, variants, recs, a.lang.into());
+        return if a.ascii { crate::notation::ascii_arrows(&text) } else { text };
+    }
+    recs.iter()
+        .map(|r| {
+            let stip = variants.iter().find(|v| v.label == r.twin).map(|v| v.stipulation);
+            render_record(r, stip.as_ref(), a)
+        })
+        .collect()
 }
 
 /// Runs `feerie solve`: exit 0, or 2 when a file cannot be read or holds invalid documents.
@@ -240,10 +271,10 @@ pub fn run(a: &SolveArgs) -> ExitCode {
                         b.finish_and_clear();
                     }
                     let variants = p.variants().unwrap_or_default();
-                    for r in &recs {
-                        let stip = variants.iter().find(|v| v.label == r.twin).map(|v| v.stipulation);
-                        emit(&mut out, r, stip.as_ref(), &a.search);
-                        if a.stats {
+                    let _ = out.write_all(render_problem(p, &variants, &recs, &a.search).as_bytes());
+                    let _ = out.flush();
+                    if a.stats {
+                        for r in &recs {
                             eprintln!("{}", stats_line(r));
                         }
                     }

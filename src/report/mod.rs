@@ -1,10 +1,12 @@
-//! Reports: Popeye-like text, JSON Lines and YAML records, and an HTML page ([`html`]).
+//! Reports: Popeye-like text, Popeye's own output layout ([`popeye`]), JSON Lines and YAML
+//! records, and an HTML page ([`html`]).
 //!
 //! A [`Record`] is the result for one problem and twin, with stable field names (`file`,
 //! `document`, `twin`, `stipulation`, `verdict`, `reason`, `solutions`, `tree`, `stated`,
 //! `elapsed_ms`); the text form is written from the same record.
 
 pub mod html;
+pub mod popeye;
 pub mod text;
 
 pub use crate::record::{Record, ReserveState};

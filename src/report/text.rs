@@ -4,7 +4,8 @@
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::record::Record;
-use crate::solve::{Line, Node, Phase};
+use crate::report::popeye;
+use crate::solve::{Line, Phase};
 
 fn with_mark(mv: &str, mark: &str) -> String {
     if mark.is_empty() { mv.to_string() } else { format!("{mv} {mark}") }
@@ -26,7 +27,6 @@ fn with_mark(mv: &str, mark: &str) -> String {
 /// assert_eq!(translate("R+.3", Lang::De), "R+.3");
 /// assert_eq!(translate("b2*a1=Q[bQa1->d8]", Lang::De), "b2*a1=D[sDa1->d8]");
 /// assert_eq!(translate("d4*e5[+bSe8]", Lang::Fr), "d4*e5[+nCe8]");
-/// assert_eq!(translate("Be4*d3=b +", Lang::De), "Le4*d3=s +");
 /// ```
 pub fn translate(mv: &str, lang: Lang) -> String {
     if lang == Lang::En {
@@ -45,11 +45,6 @@ pub fn translate(mv: &str, lang: Lang) -> String {
         let next = chars.peek().copied();
         // A neutral piece's `n` (`nPb6-b7`, `=nQ`) stays before its code; in a note, the
         // colour letter is translated.
-        // A colour change after the move (Andernach `Le4*d3=b`): no piece code follows.
-        if matches!(c, 'w' | 'b' | 'n') && out.ends_with('=') && !next.is_some_and(|d| d.is_ascii_alphanumeric()) {
-            out.push(colour_letter(c, lang));
-            continue;
-        }
         if at_start
             && matches!(c, 'w' | 'b' | 'n')
             && (in_note || c == 'n')
@@ -105,10 +100,6 @@ fn at_promotion(out: &str) -> bool {
     out.ends_with('=') || out.ends_with("=n")
 }
 
-fn tr(node: &Node, lang: Lang) -> String {
-    with_mark(&translate(&node.mv, lang), &node.mark)
-}
-
 /// Words of the report in each language.
 pub struct Words {
     /// "threat:".
@@ -133,7 +124,7 @@ pub fn words(lang: Lang) -> Words {
         }
         Lang::Fr => Words {
             threat: "menace:",
-            zugzwang: "zugzwang.",
+            zugzwang: "blocus.",
             but: "mais",
             no_solution: "pas de solution",
             set_play: "jeu apparent",
@@ -147,58 +138,6 @@ pub fn words(lang: Lang) -> Words {
             set_play: "Satzspiel",
             short: "kurz",
         },
-    }
-}
-
-/// After an attacker's move: ` zugzwang.` or ` threat:` (in the chosen language) when it has one.
-fn push_threat_word(out: &mut String, node: &Node, w: &Words) {
-    if node.zugzwang {
-        out.push(' ');
-        out.push_str(w.zugzwang);
-    } else if !node.threat.is_empty() {
-        out.push(' ');
-        out.push_str(w.threat);
-    }
-}
-
-fn attack_line(out: &mut String, node: &Node, number: u32, indent: usize, lang: Lang) {
-    let w = words(lang);
-    let head = format!("{}{}.{}", " ".repeat(indent), number, tr(node, lang));
-    out.push_str(&head);
-    push_threat_word(out, node, &w);
-    out.push('\n');
-    for t in &node.threat {
-        attack_line(out, t, number + 1, indent + 7, lang);
-    }
-    for d in &node.replies {
-        defence_line(out, d, number, indent + 4, lang);
-    }
-}
-
-fn defence_line(out: &mut String, node: &Node, number: u32, indent: usize, lang: Lang) {
-    out.push_str(&format!("{}{}...{}\n", " ".repeat(indent), number, tr(node, lang)));
-    for a in &node.replies {
-        attack_line(out, a, number + 1, indent + 4, lang);
-    }
-}
-
-fn key_line(out: &mut String, node: &Node, try_mark: bool, lang: Lang) {
-    let w = words(lang);
-    let head = format!("   1.{} {}", tr(node, lang), if try_mark { "?" } else { "!" });
-    out.push_str(&head);
-    push_threat_word(out, node, &w);
-    out.push('\n');
-    for t in &node.threat {
-        attack_line(out, t, 2, 10, lang);
-    }
-    for d in &node.replies {
-        defence_line(out, d, 1, 6, lang);
-    }
-    if try_mark {
-        out.push_str(&format!("    {}\n", w.but));
-        for r in &node.refutations {
-            out.push_str(&format!("      1...{} !\n", tr(r, lang)));
-        }
     }
 }
 
@@ -229,74 +168,30 @@ pub fn reserve_line(r: &crate::report::ReserveState, lang: Lang) -> String {
     format!("  {word} ({}): {white} {}, {black} {}", r.condition, list(&r.white), list(&r.black))
 }
 
-/// A help line: `1.B W   2.B W #`, or `1...W   2.B W` when it has an odd number of moves.
+/// A help line, as Popeye writes it ([`popeye::help_line`]).
 pub fn help_line(line: &Line, lang: Lang) -> String {
-    help_line_from(line, line.len() % 2, lang)
+    popeye::help_line(line, lang)
 }
 
-/// A help line written from `slot`: Popeye numbers help play from the stipulation's first
-/// half-move, Black's at move 1 (slot 0: `1.B W   2.B W`), or White's after it in `h#n.5`
-/// (slot 1: `1...W   2.B W`); the set play of `h#n.5`, which Black begins a half-move later,
-/// starts at move 2 after both gaps (slot 2: `1... ...   2.B W`). A short line starts where the
-/// lines of its phase start (its first mover is the same).
-fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
-    let mut s = String::from(" ");
-    let mut number = 1;
-    let mut i = 0;
-    match slot {
-        1 => {
-            if let Some(first) = line.first() {
-                s.push_str(&format!(" 1...{}", with_mark(&translate(&first.mv, lang), &first.mark)));
-            }
-            i = 1;
-            number = 2;
-        }
-        2 => {
-            s.push_str(" 1... ...");
-            number = 2;
-        }
-        _ => {}
-    }
-    while i < line.len() {
-        s.push_str(&format!(" {}{}.", if number > 1 { "  " } else { "" }, number));
-        s.push_str(&with_mark(&translate(&line[i].mv, lang), &line[i].mark));
-        if i + 1 < line.len() {
-            s.push(' ');
-            s.push_str(&with_mark(&translate(&line[i + 1].mv, lang), &line[i + 1].mark));
-        }
-        i += 2;
-        number += 1;
-    }
-    s
-}
-
-/// A series line: the series moves numbered, the other side's closing move after the last.
+/// A series line, as Popeye writes it ([`popeye::series_line`]).
 pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
-    let mut s = String::from(" ");
-    let n = if has_reply { line.len().saturating_sub(1) } else { line.len() };
-    for (i, m) in line.iter().enumerate() {
-        let text = with_mark(&translate(&m.mv, lang), &m.mark);
-        if i < n {
-            s.push_str(&format!(" {}{}.{}", if i > 0 { "  " } else { "" }, i + 1, text));
-        } else {
-            s.push(' ');
-            s.push_str(&text);
-        }
+    popeye::series_line(line, has_reply, lang)
+}
+
+/// Appends lines written by the Popeye renderer, each with its newline.
+fn push_lines(out: &mut String, lines: Vec<String>) {
+    for l in lines {
+        out.push_str(&l);
+        out.push('\n');
     }
-    s
 }
 
-/// Writes one phase of a solution; a short solution is followed by `(short)` (in `lang`).
+/// Writes one phase of a solution.
 pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
-    phase_marked(stip, ph, lang, true)
-}
-
-/// Writes one phase of a solution, the short solutions marked or not (Popeye does not mark
-/// them).
-pub fn phase_marked(stip: &Stipulation, ph: &Phase, lang: Lang, mark_short: bool) -> String {
     let w = words(lang);
+    // A short solution (fewer moves than stipulated) is followed by `(short)`.
     let short = |out: &mut String, marks: &[usize], i: usize| {
-        if mark_short && marks.contains(&i) {
+        if marks.contains(&i) {
             out.push_str(&format!(" ({})", w.short));
         }
     };
@@ -310,16 +205,16 @@ pub fn phase_marked(stip: &Stipulation, ph: &Phase, lang: Lang, mark_short: bool
     }
     if !ph.set_play.is_empty() || !ph.set_lines.is_empty() {
         out.push_str(&format!("  {}:\n", w.set_play));
+        let mut lines = Vec::new();
         for d in &ph.set_play {
-            defence_line(&mut out, d, 1, 6, lang);
+            popeye::defence_tree(&mut lines, d, 1, lang);
         }
+        push_lines(&mut out, lines);
         for (i, l) in ph.set_lines.iter().enumerate() {
             if stip.series {
                 out.push_str(&format!("  1...{}", with_mark(&translate(&l[0].mv, lang), &l[0].mark)));
             } else {
-                // The set play of `h#n.5` (a line of odd length) begins with Black's move 2.
-                let slot = if stip.half && l.len().is_multiple_of(2) { 2 } else { l.len() % 2 };
-                out.push_str(&help_line_from(l, slot, lang));
+                out.push_str(&popeye::set_help_line(stip, l, lang));
             }
             short(&mut out, &ph.set_short, i);
             out.push('\n');
@@ -328,12 +223,10 @@ pub fn phase_marked(stip: &Stipulation, ph: &Phase, lang: Lang, mark_short: bool
     }
     let battle = !stip.series && matches!(stip.play, Play::Direct | Play::SelfPlay | Play::Reflex);
     if battle {
-        for t in &ph.tries {
-            key_line(&mut out, t, true, lang);
-            out.push('\n');
-        }
-        for k in &ph.keys {
-            key_line(&mut out, k, false, lang);
+        for (n, is_try) in ph.tries.iter().map(|t| (t, true)).chain(ph.keys.iter().map(|k| (k, false))) {
+            let mut lines = Vec::new();
+            popeye::key(&mut lines, n, is_try, lang);
+            push_lines(&mut out, lines);
             out.push('\n');
         }
         if ph.keys.is_empty() {
@@ -392,9 +285,6 @@ mod tests {
         assert_eq!(help_line(&l, Lang::En), "  1.Kb7-a8 Sd5-b6 #");
         let l = vec![lm("e2-e3", ""), lm("Kg8-f7", ""), lm("e3-e4", "#")];
         assert_eq!(help_line(&l, Lang::En), "  1...e2-e3   2.Kg8-f7 e3-e4 #");
-        // Set play of h#n.5 (Popeye's haan.out, h=4.5 set play): Black begins at move 2.
-        let l = vec![lm("Ke5-f6", ""), lm("g2-g3", ""), lm("Kf6-g7", ""), lm("g3-g4", "")];
-        assert_eq!(help_line_from(&l, 2, Lang::En), "  1... ...   2.Ke5-f6 g2-g3   3.Kf6-g7 g3-g4");
     }
 
     #[test]
