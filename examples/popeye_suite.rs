@@ -29,11 +29,21 @@ struct Args {
     verbose: bool,
     /// Only split the outputs and compare the counts with the inputs' problems.
     split_only: bool,
+    /// Only the orthodox problems: chess pieces, no fairy condition (options, goals and
+    /// stipulation forms do not count).
+    orthodox: bool,
 }
 
 fn parse_args() -> Args {
-    let mut a =
-        Args { filter: None, timeout: 10, dir: PathBuf::from("../shared/corpus/popeye"), list: None, split_only: false, verbose: false };
+    let mut a = Args {
+        filter: None,
+        timeout: 10,
+        dir: PathBuf::from("../shared/corpus/popeye"),
+        list: None,
+        split_only: false,
+        verbose: false,
+        orthodox: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{arg} needs a value"));
@@ -44,9 +54,10 @@ fn parse_args() -> Args {
             "--list" => a.list = Some(value().replace(' ', "")),
             "--split-only" => a.split_only = true,
             "--verbose" => a.verbose = true,
+            "--orthodox" => a.orthodox = true,
             "-h" | "--help" => {
                 println!(
-                    "popeye_suite [--filter SUBSTRING] [--timeout SECS] [--dir DIR] [--list differs|same|unsupported|invalid|timedout|nooutput] [--split-only] [--verbose]"
+                    "popeye_suite [--filter SUBSTRING] [--timeout SECS] [--dir DIR] [--list differs|same|unsupported|invalid|timedout|nooutput] [--split-only] [--verbose] [--orthodox]"
                 );
                 std::process::exit(0);
             }
@@ -64,6 +75,30 @@ fn protocol_name(text: &str) -> Option<String> {
         let k = w.next()?.to_ascii_lowercase();
         (k.len() >= 4 && ("protocol".starts_with(&k) || "protokoll".starts_with(&k))).then(|| w.next().map(str::to_string))?
     })
+}
+
+/// Whether a problem is orthodox chess: only the six chess pieces of the two sides, no fairy
+/// condition (Réserve counts as one); options, goals and stipulation forms may be anything.
+/// A problem not supported yet is orthodox when no reason names a condition, a piece or a
+/// colour.
+fn is_orthodox(l: &Loaded) -> bool {
+    match l {
+        Loaded::Ready(p) => p.variants().is_ok_and(|vs| {
+            vs.iter().all(|v| match &v.position {
+                feerie::problem::GamePosition::Chess(pos) => {
+                    let board = pos.to_fen();
+                    let board = board.split(' ').next().unwrap_or_default();
+                    !v.options.reserve.any() && board.chars().all(|c| !c.is_ascii_alphabetic() || "kqrbnpKQRBNP".contains(c))
+                }
+                _ => false,
+            })
+        }),
+        Loaded::Unsupported { reason, .. } => {
+            let r = reason.to_lowercase();
+            !["condition", "piece", "colour", "neutral", "hole"].iter().any(|w| r.contains(w))
+        }
+        Loaded::Invalid(_) => false,
+    }
 }
 
 /// One problem's outcome.
@@ -303,6 +338,9 @@ fn run_file(
     }
     for (i, l) in loaded.iter().enumerate() {
         let number = i + 1;
+        if args.orthodox && !is_orthodox(l) {
+            continue;
+        }
         let (class, detail, kind) = match l {
             Loaded::Unsupported { reason, .. } => {
                 for r in reason.split("; ") {

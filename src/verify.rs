@@ -284,7 +284,7 @@ fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, coun
         let of_phase = solutions_of(battle, ph);
         short_solutions.extend(ph.short.iter().filter_map(|&i| of_phase.get(i).cloned()));
         solutions.extend(of_phase);
-        tries.extend(ph.tries.iter().map(|t| vec![t.mv.clone()]));
+        tries.extend(ph.tries.iter().filter(|t| t.role != crate::solve::Role::Violation).map(|t| vec![t.mv.clone()]));
     }
     let found: Vec<String> = solutions.iter().map(|s| s.join(" ")).collect();
     let stated_list: Option<Vec<String>> =

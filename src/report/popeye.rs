@@ -133,6 +133,11 @@ fn attack(out: &mut Vec<String>, n: &Node, number: u32, lang: Lang) {
 
 /// A key (`!`) or a try (`?`) with what follows it, and a try's `but` with its refutations.
 pub(crate) fn key(out: &mut Vec<String>, n: &Node, is_try: bool, lang: Lang) {
+    if n.role == crate::solve::Role::Violation {
+        // A move the reflex obligation forces in the diagram: Popeye's `?!?`.
+        out.push(format!("{}{} ?!?", attack_number(1), node_text(n, lang)));
+        return;
+    }
     let mark = if is_try { "?" } else { "!" };
     out.push(format!("{}{} {mark}{}", attack_number(1), node_text(n, lang), threat_word(n, lang)));
     after_attack(out, n, 1, lang);

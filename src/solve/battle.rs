@@ -791,7 +791,16 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let root_forced = mode == Mode::Reflex && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
     let rootf = |&m: &G::Move| {
         let mut s = Searcher::<G>::new(ctx, mode, &home);
-        let out = if n == 0 || root_forced {
+        let out = if root_forced {
+            // The attacker must reach the goal at once, which ends play before the
+            // stipulation: no solution, and the forced moves are shown as such.
+            let q = pos.play(m);
+            if s.goal(pos, m, &q) {
+                (None, Some(Node::new(pos.move_text_in(m, Lang::En, ctx.notation), s.node_mark(pos, m, &q, true), Role::Violation)))
+            } else {
+                (None, None)
+            }
+        } else if n == 0 {
             (None, None)
         } else if s.solves_root(pos, m, n) {
             let q = pos.play(m);

@@ -18,6 +18,10 @@ pub enum Role {
     Attack,
     /// A defender's move in the diagram position (set play).
     Set,
+    /// Reflex play: a first move of the attacker that reaches the goal at once, so that the
+    /// reflex obligation forces it in the diagram and the stipulation cannot be met. Listed
+    /// with the tries; Popeye prints it followed by `?!?`.
+    Violation,
 }
 
 /// One move of a solution tree with what follows it.
