@@ -27,6 +27,7 @@ fn with_mark(mv: &str, mark: &str) -> String {
 /// assert_eq!(translate("R+.3", Lang::De), "R+.3");
 /// assert_eq!(translate("b2*a1=Q[bQa1->d8]", Lang::De), "b2*a1=D[sDa1->d8]");
 /// assert_eq!(translate("d4*e5[+bSe8]", Lang::Fr), "d4*e5[+nCe8]");
+/// assert_eq!(translate("Be4*d3=b +", Lang::De), "Le4*d3=s +");
 /// ```
 pub fn translate(mv: &str, lang: Lang) -> String {
     if lang == Lang::En {
@@ -45,6 +46,11 @@ pub fn translate(mv: &str, lang: Lang) -> String {
         let next = chars.peek().copied();
         // A neutral piece's `n` (`nPb6-b7`, `=nQ`) stays before its code; in a note, the
         // colour letter is translated.
+        // A colour change after the move (Andernach `Le4*d3=b`): no piece code follows.
+        if matches!(c, 'w' | 'b' | 'n') && out.ends_with('=') && !next.is_some_and(|d| d.is_ascii_alphanumeric()) {
+            out.push(colour_letter(c, lang));
+            continue;
+        }
         if at_start
             && matches!(c, 'w' | 'b' | 'n')
             && (in_note || c == 'n')
