@@ -318,12 +318,12 @@ impl FairyPosition {
             (castle::BQ, 60, 56, Owner::Black),
         ] {
             // Under a rebirth rule a rook (or king) reborn on its untouched initial square may
-            // castle, as Popeye plays it: the right belongs to the squares, kept until a move
-            // starts or ends there, so an empty corner keeps it.
-            let corner_ok = p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook))
-                || (p.conditions.rebirth().is_some() && p.board[rook as usize].is_none());
-            let king_ok = p.board[king as usize] == Some(FPiece::new(owner, Kind::King))
-                || (p.conditions.rebirth().is_some() && p.board[king as usize].is_none());
+            // castle, as Popeye plays it: the right belongs to the squares, kept until the
+            // side's own piece leaves them or the other side captures there, whatever stands
+            // there in the diagram.
+            let rebirth = p.conditions.rebirth().is_some();
+            let corner_ok = rebirth || p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook));
+            let king_ok = rebirth || p.board[king as usize] == Some(FPiece::new(owner, Kind::King));
             if setup.castling & bit != 0 && king_ok && corner_ok {
                 p.castling |= bit;
             }
@@ -880,8 +880,18 @@ impl FairyPosition {
                 }
             }
         }
-        for s in [m.from, m.to].into_iter().chain(m.rook).chain(m.victim) {
-            q.castling &= !CASTLE_MASK[s.index()];
+        // A side's right is lost when its own piece leaves the king's or the rook's square,
+        // or when the other side captures there; another piece passing through does not
+        // touch it (a black king leaving h1 leaves White's right for a rook reborn there).
+        let own = match self.side {
+            Color::White => castle::WK | castle::WQ,
+            Color::Black => castle::BK | castle::BQ,
+        };
+        for s in [m.from].into_iter().chain(m.rook) {
+            q.castling &= !(CASTLE_MASK[s.index()] & own);
+        }
+        for s in [m.to].into_iter().chain(m.victim) {
+            q.castling &= !(CASTLE_MASK[s.index()] & !own);
         }
         // The effects on the moving piece where it lands (colour changes) come before those
         // that move it away (AntiCirce), so that the order the conditions are given in does
