@@ -36,7 +36,6 @@
 
 use crate::piece::Lang;
 use crate::problem::Variant;
-use crate::problem::stipulation::Play;
 use crate::record::Record;
 use crate::solve::{Node, Phase};
 
@@ -396,7 +395,7 @@ fn compare_at(popeye: &[Item], feerie: &[Item], path: &mut Vec<String>, extra_al
 
 /// Whether a variant is played as a tree (direct, self or reflex play, not series).
 pub fn is_battle(v: &Variant) -> bool {
-    !v.stipulation.series && matches!(v.stipulation.play, Play::Direct | Play::SelfPlay | Play::Reflex)
+    v.stipulation.is_battle()
 }
 
 /// The tree Popeye prints without `option Variation`: a key or try without its threat and

@@ -16,7 +16,6 @@
 //! ```
 
 use crate::piece::Lang;
-use crate::problem::stipulation::Play;
 use crate::problem::{GamePosition, Loaded, Problem, StatedTwin, Variant};
 pub use crate::record::VerdictKind;
 use crate::record::{Record, ReserveState};
@@ -89,7 +88,7 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
 }
 
 fn is_battle(v: &Variant) -> bool {
-    !v.stipulation.series && matches!(v.stipulation.play, Play::Direct | Play::SelfPlay | Play::Reflex)
+    v.stipulation.is_battle()
 }
 
 /// The solutions of a phase as move lists: keys (one-move lists) for battle play, whole

@@ -230,14 +230,18 @@ pub fn help_line(line: &Line, lang: Lang) -> String {
     s
 }
 
-/// A series line: the series moves numbered, the other side's closing move after the last.
+/// A series line: the series moves numbered, the other side's closing move after the last,
+/// and in parry series its parries after the checks they answer (`1.Rh4*h7 + Qg8*h7
+/// 2.Qh3*h7 #`).
 pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     let mut s = String::from(" ");
     let n = if has_reply { line.len().saturating_sub(1) } else { line.len() };
+    let mut number = 0;
     for (i, m) in line.iter().enumerate() {
         let text = with_mark(&translate(&m.mv, lang), &m.mark);
-        if i < n {
-            s.push_str(&format!(" {}{}.{}", if i > 0 { "  " } else { "" }, i + 1, text));
+        if i < n && !m.parry {
+            number += 1;
+            s.push_str(&format!(" {}{}.{}", if i > 0 { "  " } else { "" }, number, text));
         } else {
             s.push(' ');
             s.push_str(&text);
@@ -272,7 +276,7 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         }
         out.push('\n');
     }
-    let battle = !stip.series && matches!(stip.play, Play::Direct | Play::SelfPlay | Play::Reflex);
+    let battle = stip.is_battle();
     if battle {
         for t in &ph.tries {
             key_line(&mut out, t, true, lang);
@@ -343,6 +347,9 @@ mod tests {
     fn series_lines() {
         let l = vec![lm("Sa2-c1", ""), lm("Sc1-a2", ""), lm("b3*a2", "#")];
         assert_eq!(series_line(&l, true, Lang::En), "  1.Sa2-c1   2.Sc1-a2 b3*a2 #");
+        // Parry series: the parry follows the check it answers, unnumbered.
+        let l = vec![lm("Rh4*h7", "+"), lm("Qg8*h7", "").as_parry(), lm("Qh3*h7", "#")];
+        assert_eq!(series_line(&l, false, Lang::En), "  1.Rh4*h7 + Qg8*h7   2.Qh3*h7 #");
     }
 
     #[test]

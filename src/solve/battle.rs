@@ -3,7 +3,8 @@
 //! Popeye's meaning. Direct: the attacker (the side to move) reaches the goal in at most n
 //! moves against every defence (short solutions count). Self: the attacker forces the
 //! defender to reach the goal against the attacker within n moves; the defender avoids it.
-//! Reflex: as self, but a side that can reach the goal in one move must do so.
+//! Reflex: as self, but a side that can reach the goal in one move must do so. Semi-reflex:
+//! as reflex, but only the defender is bound.
 
 use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
@@ -17,10 +18,18 @@ enum Mode {
     Direct,
     SelfPlay,
     Reflex,
+    SemiReflex,
 }
 
-const SALT_ATT: [u64; 3] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9];
-const SALT_DEF: [u64; 3] = [0x85EB_CA77_C2B2_AE63, 0x27D4_EB2F_1656_67C5, 0xFF51_AFD7_ED55_8CCD];
+impl Mode {
+    /// Whether a defender that can reach the goal in one must (reflex and semi-reflex play).
+    fn defender_bound(self) -> bool {
+        matches!(self, Mode::Reflex | Mode::SemiReflex)
+    }
+}
+
+const SALT_ATT: [u64; 4] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x94D0_49BB_1331_11EB];
+const SALT_DEF: [u64; 4] = [0x85EB_CA77_C2B2_AE63, 0x27D4_EB2F_1656_67C5, 0xFF51_AFD7_ED55_8CCD, 0xBF58_476D_1CE4_E5B9];
 
 fn goal_salt(g: Goal) -> u64 {
     (g as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
@@ -197,7 +206,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     result = self.first_win(p, &moves, n);
                 }
             }
-            Mode::SelfPlay | Mode::Reflex => {
+            Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
                 let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal(&p.play(m)));
                 if !forced_goal {
                     result = self.first_win(p, &moves, n);
@@ -285,7 +294,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut tried = [None; 2];
         let mut result = true;
         'search: {
-            if self.mode != Mode::Reflex {
+            if !self.mode.defender_bound() {
                 for (j, k) in killers.into_iter().enumerate() {
                     let Some(k) = k.filter(|k| !checked(k)) else { continue };
                     let Some(r) = q.try_play(k) else { continue };
@@ -303,7 +312,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 result = false;
                 break 'search;
             }
-            if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+            if self.mode.defender_bound() && moves.iter().any(|&d| self.goal(&q.play(d))) {
                 self.give(moves);
                 break 'search;
             }
@@ -361,7 +370,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         match self.mode {
             Mode::Direct => self.att(r, n),
             Mode::SelfPlay => self.goal(r) || (n > 1 && self.att(r, n - 1)),
-            Mode::Reflex => n > 1 && self.att(r, n - 1),
+            Mode::Reflex | Mode::SemiReflex => n > 1 && self.att(r, n - 1),
         }
     }
 
@@ -384,7 +393,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let moves = self.moves(q);
         let result = if moves.is_empty() {
             false
-        } else if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+        } else if self.mode.defender_bound() && moves.iter().any(|&d| self.goal(&q.play(d))) {
             true
         } else {
             let slot = (n as usize).min(63);
@@ -426,7 +435,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         match self.mode {
             Mode::Direct => self.att_split(r, n, lvl - 1),
             Mode::SelfPlay => self.goal(r) || (n > 1 && self.att_split(r, n - 1, lvl - 1)),
-            Mode::Reflex => n > 1 && self.att_split(r, n - 1, lvl - 1),
+            Mode::Reflex | Mode::SemiReflex => n > 1 && self.att_split(r, n - 1, lvl - 1),
         }
     }
 
@@ -449,7 +458,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut moves = self.moves(p);
         let goal_now = match self.mode {
             Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal(&p.play(m))),
-            Mode::SelfPlay => false,
+            Mode::SelfPlay | Mode::SemiReflex => false,
         };
         let result = if goal_now {
             // Direct play: a win at once; reflex play: the attacker must take the goal, so
@@ -514,7 +523,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let q = p.play(m);
         let mut out = Vec::new();
         let moves = self.moves(&q);
-        if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal(&q.play(d))) {
+        if self.mode.defender_bound() && moves.iter().any(|&d| self.goal(&q.play(d))) {
             self.give(moves);
             return out;
         }
@@ -589,7 +598,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             _ => b.saturating_sub(1),
         };
         let mut threat_moves: Vec<String> = Vec::new();
-        let reflex_forced = self.mode == Mode::Reflex && self.has_goal_move(q);
+        let reflex_forced = self.mode.defender_bound() && self.has_goal_move(q);
         if !opts.no_threat && !q.in_check() && threat_budget > 0 && !reflex_forced {
             let t = q.pass();
             let (len, nodes) = self.att_nodes(&t, threat_budget, opts);
@@ -634,7 +643,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
                 dn.replies = cont;
             }
-            Mode::SelfPlay | Mode::Reflex => {
+            Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
                 if threat.reflex_forced {
                     if !self.goal(&r) {
                         return None;
@@ -699,6 +708,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let mode = match stip.play {
         Play::Direct => Mode::Direct,
         Play::SelfPlay => Mode::SelfPlay,
+        Play::SemiReflex => Mode::SemiReflex,
         _ => Mode::Reflex,
     };
     let n = stip.moves;
@@ -777,7 +787,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let t = pos.pass();
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let moves = s.moves(&t);
-        let forced = mode == Mode::Reflex && moves.iter().any(|&d| t.play(d).goal_reached(ctx.goal));
+        let forced = mode.defender_bound() && moves.iter().any(|&d| t.play(d).goal_reached(ctx.goal));
         for &d in &moves {
             let r = t.play(d);
             let mut dn = Node::new(t.move_text_in(d, Lang::En, ctx.notation), mark(&r), Role::Set);

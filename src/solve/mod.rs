@@ -4,6 +4,8 @@
 //!   variations, tries, set play.
 //! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`): every line.
 //! - [`series`]: series play (`ser-#n`, `ser-h#n`, `ser-s#n`, `ser-r#n`): every line.
+//! - [`parry`]: parry series play (`pser-#n`, `pser-h#n`, `phser-s#n`, …): series moves may
+//!   give check, the opponent parries.
 //! - [`tt`]: the shared transposition table; [`tree`]: the result types; `parallel`: the
 //!   rayon drivers.
 //!
@@ -18,7 +20,7 @@
 //! use feerie::solve::{solve, SolveOptions};
 //! // Mate in 1: Ra1-a8#.
 //! let p = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-//! let stip = Stipulation { series: false, play: Play::Direct, goal: Goal::Mate, moves: 1, half: false };
+//! let stip = Stipulation::new(false, Play::Direct, Goal::Mate, 1, false);
 //! let r = solve(&p, &stip, &SolveOptions::default());
 //! assert_eq!(r.phases[0].keys.len(), 1);
 //! assert_eq!(r.phases[0].keys[0].mv, "Ra1-a8");
@@ -28,6 +30,7 @@ pub mod battle;
 pub mod gate;
 pub mod help;
 pub(crate) mod parallel;
+pub mod parry;
 pub mod series;
 pub mod tree;
 pub mod tt;
@@ -248,7 +251,7 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
 fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Phase {
     let mut ph = Phase::default();
     if stip.series {
-        let lines = series::series(ctx, pos, stip, opts);
+        let lines = if stip.parry.is_some() { parry::parry_series(ctx, pos, stip, opts) } else { series::series(ctx, pos, stip, opts) };
         ph.lines = truncate(lines, opts.max_solutions);
         if opts.set_play {
             ph.set_lines = series::series_set_play(ctx, pos, stip);
@@ -264,7 +267,7 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
                 ph.set_lines = help::help(ctx, &pos.pass(), stip, stip_plies(stip) - 1, opts);
             }
         }
-        Play::Direct | Play::SelfPlay | Play::Reflex => {
+        Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex => {
             let b = battle::solve(ctx, pos, stip, opts);
             ph.keys = b.keys;
             ph.tries = b.tries;
