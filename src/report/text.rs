@@ -209,10 +209,17 @@ pub fn reserve_line(r: &crate::report::ReserveState, lang: Lang) -> String {
 
 /// A help line: `1.B W   2.B W #`, or `1...W   2.B W` when it has an odd number of moves.
 pub fn help_line(line: &Line, lang: Lang) -> String {
+    help_line_from(line, line.len() % 2 == 1, lang)
+}
+
+/// A help line, numbered from a half move (`1...W`) when `half_first`, else from a whole
+/// move even when it has an odd number of moves (Black's own ending in `reci-h#n`:
+/// `1.B W   2.B #`).
+pub fn help_line_from(line: &Line, half_first: bool, lang: Lang) -> String {
     let mut s = String::from(" ");
     let mut number = 1;
     let mut i = 0;
-    if line.len() % 2 == 1 {
+    if half_first && !line.is_empty() {
         s.push_str(&format!(" 1...{}", with_mark(&translate(&line[0].mv, lang), &line[0].mark)));
         i = 1;
         number = 2;
@@ -294,6 +301,8 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         for l in &ph.lines {
             if stip.series {
                 out.push_str(&series_line(l, has_reply, lang));
+            } else if stip.reci.is_some() {
+                out.push_str(&help_line_from(l, false, lang));
             } else {
                 out.push_str(&help_line(l, lang));
             }
@@ -341,6 +350,9 @@ mod tests {
         assert_eq!(help_line(&l, Lang::En), "  1.Kb7-a8 Sd5-b6 #");
         let l = vec![lm("e2-e3", ""), lm("Kg8-f7", ""), lm("e3-e4", "#")];
         assert_eq!(help_line(&l, Lang::En), "  1...e2-e3   2.Kg8-f7 e3-e4 #");
+        // Black's own ending in reciprocal help play (Popeye's `reci-h(=)#3`).
+        let l = vec![lm("e3-e2", ""), lm("g7-g8=Q", ""), lm("e2-e1=Q", ""), lm("Qg8-g3", ""), lm("Qe1*g3", "=")];
+        assert_eq!(help_line_from(&l, false, Lang::En), "  1.e3-e2 g7-g8=Q   2.e2-e1=Q Qg8-g3   3.Qe1*g3 =");
     }
 
     #[test]

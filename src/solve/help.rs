@@ -1,7 +1,12 @@
-//! Help play (`h#n`, `h#n.5`, `hs#n` and the stalemate forms).
+//! Help play (`h#n`, `h#n.5`, `hs#n`, `reci-h#n` and the stalemate forms).
 //!
 //! Help play is exact: every line has exactly the stipulated number of half-moves and only
 //! its last move reaches the goal.
+//!
+//! Reciprocal help play (`reci-h#n`, `reci-h(=)#n`): after n-1 moves of help play, Black
+//! (to move) can both reach its own goal in one move (the goal in brackets, else the same) and
+//! play a move after which White reaches the goal in one; both endings are written, as Popeye
+//! does (`1.… 2.X Y #` and `1.… 2.Z #`).
 
 use super::gate::Gate;
 use super::parallel::par_map;
@@ -35,6 +40,20 @@ enum Finish {
     Goal,
     /// The side to move is forced to reach the goal in one (`hs#`).
     Forced,
+    /// `reci-h`: the side to move can reach this goal in one, and can also play a move after
+    /// which the other side reaches the help goal in one.
+    Reci(Goal),
+}
+
+impl Finish {
+    /// A number for the table's keys.
+    fn tag(self) -> u64 {
+        match self {
+            Finish::Goal => 0,
+            Finish::Forced => 1,
+            Finish::Reci(g) => 2 + g as u64,
+        }
+    }
 }
 
 struct Helper<'a, G: Game> {
@@ -57,6 +76,13 @@ pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
         ^ kind.wrapping_mul(0x94D0_49BB_1331_11EB)
 }
 
+/// Whether the side to move in `q` can reach `goal` with one move.
+fn goal_in_one<G: Game>(q: &G, goal: Goal) -> bool {
+    let mut v = Vec::new();
+    q.moves(&mut v);
+    v.iter().any(|&m| q.play(m).goal_reached(goal))
+}
+
 /// Whether the side to move in `q` is forced to reach `goal` with its next move: it has a
 /// move, and every move reaches it.
 pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
@@ -70,6 +96,11 @@ impl<G: Game> Helper<'_, G> {
         match self.finish {
             Finish::Goal => q.goal_reached(self.goal),
             Finish::Forced => forced(q, self.goal),
+            Finish::Reci(own) => {
+                let mut v = Vec::new();
+                q.moves(&mut v);
+                v.iter().any(|&b| q.play(b).goal_reached(own)) && v.iter().any(|&b| goal_in_one(&q.play(b), self.goal))
+            }
         }
     }
 
@@ -84,7 +115,7 @@ impl<G: Game> Helper<'_, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish as u64 + self.salt);
+        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish.tag() + self.salt);
         if self.ctx.tt.get(key).is_some() {
             return false; // proven: no solution
         }
@@ -128,7 +159,7 @@ impl<G: Game> Helper<'_, G> {
         }
         let mut found = false;
         let probe = k >= 2 && self.ctx.tt.enabled();
-        let child_salt = salt(SALT_HELP, self.goal, k - 1, self.finish as u64 + self.salt);
+        let child_salt = salt(SALT_HELP, self.goal, k - 1, self.finish.tag() + self.salt);
         if probe {
             // The children's table slots prefetched first, so that the cache misses of
             // their probes overlap instead of coming one after the other.
@@ -181,7 +212,27 @@ impl<G: Game> Helper<'_, G> {
             line.push(line_move(self.ctx, &p, m));
             p = p.play(m);
         }
-        if self.finish == Finish::Forced {
+        if let Finish::Reci(own) = self.finish {
+            // The help play's last two half-moves, then Black's own move to its goal.
+            let mut v = Vec::new();
+            last.moves(&mut v);
+            for &b in &v {
+                let after = last.play(b);
+                let mut w = Vec::new();
+                after.moves(&mut w);
+                for &m in w.iter().filter(|&&m| after.play(m).goal_reached(self.goal)) {
+                    let mut l = line.clone();
+                    l.push(line_move(self.ctx, last, b));
+                    l.push(line_move(self.ctx, &after, m));
+                    out.push(l);
+                }
+            }
+            for &b in v.iter().filter(|&&b| last.play(b).goal_reached(own)) {
+                let mut l = line.clone();
+                l.push(line_move(self.ctx, last, b));
+                out.push(l);
+            }
+        } else if self.finish == Finish::Forced {
             // The forced last move(s) complete the line.
             let mut v = Vec::new();
             last.moves(&mut v);
@@ -198,11 +249,20 @@ impl<G: Game> Helper<'_, G> {
 
 /// Every help line of `plies` half-moves from `pos`.
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
-    let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
+    let finish = match (stip.play, stip.reci) {
+        (_, Some(own)) => Finish::Reci(own),
+        (Play::HelpSelf, None) => Finish::Forced,
+        _ => Finish::Goal,
+    };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
     let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, salt: 0, _g: std::marker::PhantomData };
     if plies == 0 {
-        return Vec::new();
+        // `reci-h#1`: the diagram itself is where the two endings are tested.
+        let mut out = Vec::new();
+        if finish != Finish::Goal && h.finished(pos) {
+            h.emit(&[], pos, &mut out);
+        }
+        return out;
     }
     // Split over the first two half-moves when the first level is narrow.
     let mut first = Vec::new();

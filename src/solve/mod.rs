@@ -263,7 +263,7 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
             let lines = help::help(ctx, pos, stip, stip_plies(stip), opts);
             ph.lines = truncate(lines, opts.max_solutions);
             // Set play starts with the other side: none when the side to move is in check.
-            if opts.set_play && stip_plies(stip) > 1 && !pos.in_check() {
+            if opts.set_play && stip_plies(stip) > 1 && !pos.in_check() && stip.reci.is_none() {
                 ph.set_lines = help::help(ctx, &pos.pass(), stip, stip_plies(stip) - 1, opts);
             }
         }
@@ -278,8 +278,12 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
 }
 
 /// Half-moves of a help line: `2n` (`2n+1` for `n.5`); for `hs#n`, `2n-1` before the
-/// forced last move.
+/// forced last move; for `reci-h#n`, `2n-2` before the two endings.
 fn stip_plies(stip: &Stipulation) -> u32 {
+    if stip.reci.is_some() {
+        // `reci-h#n`: the help play before Black's last move, which ends both ways.
+        return (2 * stip.moves).saturating_sub(2);
+    }
     match stip.play {
         Play::HelpSelf => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
         _ => stip.help_plies(),
