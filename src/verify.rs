@@ -83,6 +83,7 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         half_duplex: o.half_duplex,
         max_solutions: o.max_solutions.map(|n| n as usize),
         post_key: o.post_key_play,
+        null_moves: o.null_moves,
         ..base.clone()
     }
 }

@@ -220,21 +220,27 @@ pub fn help_line_from(line: &Line, half_first: bool, lang: Lang) -> String {
     let mut number = 1;
     let mut i = 0;
     if half_first && !line.is_empty() {
-        s.push_str(&format!(" 1...{}", with_mark(&translate(&line[0].mv, lang), &line[0].mark)));
+        s.push_str(&format!(" 1...{}", move_text(&line[0], lang)));
         i = 1;
         number = 2;
     }
     while i < line.len() {
         s.push_str(&format!(" {}{}.", if i > 0 { "  " } else { "" }, number));
-        s.push_str(&with_mark(&translate(&line[i].mv, lang), &line[i].mark));
+        s.push_str(&move_text(&line[i], lang));
         if i + 1 < line.len() {
             s.push(' ');
-            s.push_str(&with_mark(&translate(&line[i + 1].mv, lang), &line[i + 1].mark));
+            s.push_str(&move_text(&line[i + 1], lang));
         }
         i += 2;
         number += 1;
     }
     s
+}
+
+/// A move of a help line with its mark; a null move as Popeye writes it, after a space
+/// (`1. ... Rb1-h1`, `2.Kg7*g8  ...`).
+fn move_text(m: &crate::solve::LineMove, lang: Lang) -> String {
+    if m.mv == crate::solve::tree::NULL_MOVE { format!(" {}", m.mv) } else { with_mark(&translate(&m.mv, lang), &m.mark) }
 }
 
 /// A series line: the series moves numbered, the other side's closing move after the last,
@@ -353,6 +359,9 @@ mod tests {
         // Black's own ending in reciprocal help play (Popeye's `reci-h(=)#3`).
         let l = vec![lm("e3-e2", ""), lm("g7-g8=Q", ""), lm("e2-e1=Q", ""), lm("Qg8-g3", ""), lm("Qe1*g3", "=")];
         assert_eq!(help_line_from(&l, false, Lang::En), "  1.e3-e2 g7-g8=Q   2.e2-e1=Q Qg8-g3   3.Qe1*g3 =");
+        // Null moves (`NullMoves`), as Popeye writes them.
+        let l = vec![lm("...", ""), lm("Rb1-h1", ""), lm("Ka8-b8", ""), lm("...", ""), lm("Kb8-a8", ""), lm("Rh1-h8", "#")];
+        assert_eq!(help_line(&l, Lang::En), "  1. ... Rb1-h1   2.Ka8-b8  ...   3.Kb8-a8 Rh1-h8 #");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 use super::gate::Gate;
 use super::parallel::par_map;
-use super::tree::Line;
+use super::tree::{Line, LineMove, NULL_MOVE};
 use super::{Ctx, SolveOptions, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
@@ -66,6 +66,9 @@ struct Helper<'a, G: Game> {
     /// `.5` forms): then [`Game::goal_unreachable`] may cut a line that can no longer reach
     /// the goal, and the move filters apply.
     bound: bool,
+    /// `NullMoves`: a side not in check may pass instead of moving, except at the last
+    /// half-move and right after a pass.
+    null: bool,
     salt: u64,
     _g: std::marker::PhantomData<G>,
 }
@@ -105,17 +108,19 @@ impl<G: Game> Helper<'_, G> {
     }
 
     /// Appends to `out` every line of exactly `k` half-moves from `p`; returns whether any.
-    /// `prefix` holds the moves so far, from the root.
+    /// `prefix` holds the moves so far, from the root (`None`: a null move).
     /// `judged`: the bound was already asked of `p`, by its parent's move filter. `plan`:
     /// the pictures still within reach ([`Game::plan`]); where there is one, it replaces the
     /// bound and the move filters (it cuts at least as much on the suite, for less), except
     /// the stalemate's own filters at the last two half-moves (the pictures know only the
     /// king's flights; those filters know that every other piece must be left without a move).
-    fn search(&self, p: &G, k: u32, judged: bool, plan: Option<&G::Plan>, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
+    fn search(&self, p: &G, k: u32, judged: bool, plan: Option<&G::Plan>, prefix: &mut Vec<Option<G::Move>>, out: &mut Vec<Line>) -> bool {
         if self.ctx.tick() {
             return false;
         }
-        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish.tag() + self.salt);
+        // After a null move the side to move may not pass again: another fact for the table.
+        let after_null = self.null && matches!(prefix.last(), Some(None));
+        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish.tag() + self.salt + 16 * after_null as u64);
         if self.ctx.tt.get(key).is_some() {
             return false; // proven: no solution
         }
@@ -185,18 +190,25 @@ impl<G: Game> Helper<'_, G> {
             let q = p.play(m);
             if k == 1 {
                 if self.finished(&q) {
-                    prefix.push(m);
+                    prefix.push(Some(m));
                     self.emit(prefix, &q, out);
                     prefix.pop();
                     found = true;
                 }
             } else {
-                prefix.push(m);
+                prefix.push(Some(m));
                 if self.search(&q, k - 1, children_judged, child_plan.as_ref(), prefix, out) {
                     found = true;
                 }
                 prefix.pop();
             }
+        }
+        if self.null && k > 1 && !after_null && !p.in_check() {
+            prefix.push(None);
+            if self.search(&p.pass(), k - 1, false, None, prefix, out) {
+                found = true;
+            }
+            prefix.pop();
         }
         if !found && !self.ctx.is_stopped() {
             self.ctx.tt.put(key, 1, k as u8);
@@ -205,12 +217,20 @@ impl<G: Game> Helper<'_, G> {
     }
 
     /// Writes a finished line (`last` = the position after its last move).
-    fn emit(&self, prefix: &[G::Move], last: &G, out: &mut Vec<Line>) {
+    fn emit(&self, prefix: &[Option<G::Move>], last: &G, out: &mut Vec<Line>) {
         let mut line: Line = Vec::with_capacity(prefix.len() + 1);
         let mut p = self.root.clone();
         for &m in prefix {
-            line.push(line_move(self.ctx, &p, m));
-            p = p.play(m);
+            match m {
+                Some(m) => {
+                    line.push(line_move(self.ctx, &p, m));
+                    p = p.play(m);
+                }
+                None => {
+                    line.push(LineMove::new(NULL_MOVE.into(), String::new()));
+                    p = p.pass();
+                }
+            }
         }
         if let Finish::Reci(own) = self.finish {
             // The help play's last two half-moves, then Black's own move to its goal.
@@ -255,7 +275,17 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         _ => Finish::Goal,
     };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
-    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, salt: 0, _g: std::marker::PhantomData };
+    let null = opts.null_moves;
+    let h = Helper::<G> {
+        ctx,
+        root: pos.clone(),
+        goal: stip.goal,
+        finish,
+        bound,
+        null,
+        salt: if null { 32 } else { 0 },
+        _g: std::marker::PhantomData,
+    };
     if plies == 0 {
         // `reci-h#1`: the diagram itself is where the two endings are tested.
         let mut out = Vec::new();
@@ -268,34 +298,47 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     let mut first = Vec::new();
     pos.moves(&mut first);
     let threads = rayon::current_num_threads();
-    let mut prefixes: Vec<Vec<G::Move>> = first.iter().map(|&m| vec![m]).collect();
+    // A null move (`None`) where `NullMoves` allows one.
+    let may_pass = |p: &G, left: u32, after_null: bool| null && left > 1 && !after_null && !p.in_check();
+    let mut first: Vec<Option<G::Move>> = first.into_iter().map(Some).collect();
+    if may_pass(pos, plies, false) {
+        first.push(None);
+    }
+    let mut prefixes: Vec<Vec<Option<G::Move>>> = first.iter().map(|&m| vec![m]).collect();
     if plies > 3 || (plies > 2 && prefixes.len() < 4 * threads) {
         let mut deeper = Vec::new();
         for &m in &first {
-            let q = pos.play(m);
+            let q = match m {
+                Some(m) => pos.play(m),
+                None => pos.pass(),
+            };
             let mut second = Vec::new();
             q.moves(&mut second);
             for &m2 in &second {
-                deeper.push(vec![m, m2]);
+                deeper.push(vec![m, Some(m2)]);
+            }
+            if may_pass(&q, plies - 1, m.is_none()) {
+                deeper.push(vec![m, None]);
             }
         }
         prefixes = deeper;
     }
     // The pictures the lines can end in, worked out once and followed along each line.
     let mated = if plies % 2 == 1 { pos.to_move().opponent() } else { pos.to_move() };
-    let planned = bound && (stip.goal == Goal::Mate || plies >= STALEMATE_PLAN_PLIES);
+    // The pictures follow real moves only: none with null moves.
+    let planned = bound && !null && (stip.goal == Goal::Mate || plies >= STALEMATE_PLAN_PLIES);
     let root_plan = if planned { pos.plan(stip.goal, mated, plies / 2, plies.div_ceil(2)) } else { None };
     let total = prefixes.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
         GATE.set(Gate::default());
         let mut out = Vec::new();
-        let mut line: Vec<G::Move> = Vec::new();
+        let mut line: Vec<Option<G::Move>> = Vec::new();
         let mut p = pos.clone();
         let mut ok = true;
         let mut plan = root_plan.clone();
         for (i, &m) in pre.iter().enumerate() {
-            if let Some(pl) = &plan {
+            if let (Some(pl), Some(m)) = (&plan, m) {
                 match p.plan_after(pl, m) {
                     Some(c) => plan = Some(c),
                     None => {
@@ -304,7 +347,10 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
                     }
                 }
             }
-            let q = p.play(m);
+            let q = match m {
+                Some(m) => p.play(m),
+                None => p.pass(),
+            };
             line.push(m);
             if i as u32 + 1 == plies {
                 if h.finished(&q) {

@@ -87,6 +87,9 @@ pub struct SolveOptions {
     pub post_key: bool,
     /// How the moves of the result are written (a game without that notation writes its own).
     pub notation: Notation,
+    /// `NullMoves`: in help play a side not in check may pass (not at the last half-move,
+    /// nor twice in a row); the pass is written [`tree::NULL_MOVE`].
+    pub null_moves: bool,
 }
 
 impl Default for SolveOptions {
@@ -109,6 +112,7 @@ impl Default for SolveOptions {
             tree: true,
             post_key: false,
             notation: Notation::Native,
+            null_moves: false,
         }
     }
 }

@@ -172,5 +172,9 @@ impl Effect {
     }
 }
 
+/// The text of a null move (`NullMoves`) in a line; Popeye writes it `...` where the move would
+/// stand (`2.Kg7*g8 ...   3.Rb7-g7`).
+pub const NULL_MOVE: &str = "...";
+
 /// A full help or series line.
 pub type Line = Vec<LineMove>;
