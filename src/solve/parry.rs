@@ -10,12 +10,13 @@
 //! Two kinds of parry (Popeye's structured stipulations `white 15a[#]?+?d` for `pser-#8` and
 //! `white 7h[#]?+?h` for `phser-#4`):
 //! - [`Parry::Defence`] (`pser-#`, `pser-s#`, `pser-r#`): every parry must be answered, as the
-//!   defences of direct play (the ending is tested after the series moves only: in `pser-s#` a
-//!   parry that mates the series side leaves it without a move, so refutes). A line is written for each first move that solves within n, then
+//!   defences of direct play; in `pser-s#` a parry that reaches the goal ends the play, as
+//!   Popeye writes it. A line is written for each first move that solves within n, then
 //!   for each parry, followed by the series side's *shortest* continuations only (Popeye:
 //!   `pser-#4` writes after `1.Qh3-c3 + Qg8-g7` only the continuations in two moves).
 //! - [`Parry::Help`] (`phser-`, and `pser-h#`): the parry is a help move; every line of up to n
-//!   series moves is written, as in series play.
+//!   series moves is written, as in series play (a parry that reaches the goal ends nothing:
+//!   Popeye's `phser-s=2` has no `1.Qg6-c6 + Kc7*c6 =`).
 
 use super::help::{forced, salt};
 use super::parallel::par_map;
@@ -203,10 +204,17 @@ impl<G: Game> ParrySeries<'_, G> {
         if q.in_check() {
             let mut parries = Vec::new();
             q.moves(&mut parries);
-            !parries.is_empty() && parries.iter().all(|&d| self.win(&q.play(d), rest))
+            !parries.is_empty() && parries.iter().all(|&d| self.answered(&q.play(d), rest))
         } else {
             rest > 0 && q.has_move() && self.win(&q.pass(), rest)
         }
+    }
+
+    /// Whether the series side wins after parry `r` (series side to move): in `pser-s#` a
+    /// parry that reaches the goal ends the play as the series side wants (Popeye's `pser-s=2`
+    /// with a lone white queen: `1.Qg6-c6 + Kc7*c6 =`).
+    fn answered(&self, r: &G, rest: u32) -> bool {
+        (self.s.end == SeriesEnd::SelfPlay && r.goal_reached(self.goal())) || self.win(r, rest)
     }
 
     /// Writes the lines after a series move that wins within `rest` more series moves
@@ -223,8 +231,13 @@ impl<G: Game> ParrySeries<'_, G> {
             let mut parries = Vec::new();
             q.moves(&mut parries);
             for &d in &parries {
+                let r = q.play(d);
                 steps.push((d, true));
-                self.continuations(&q.play(d), rest, steps, out);
+                if self.s.end == SeriesEnd::SelfPlay && r.goal_reached(self.goal()) {
+                    self.write(steps, Vec::new(), out);
+                } else {
+                    self.continuations(&r, rest, steps, out);
+                }
                 steps.pop();
             }
         } else {
