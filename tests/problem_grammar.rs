@@ -95,7 +95,7 @@ fn stipulations_that_do_not() {
         ("a=>b3", 'U', "proof games"),
         ("ser-reci-h#2", 'U', "not supported yet: reciprocal series play ('ser-reci-h#2')"),
         ("pser-hs#2", 'U', "parry series in help-self"),
-        ("exact-#3", 'U', "exact play in direct, self and reflex play"),
+        ("pser-semi-r#2", 'U', "parry series in help-self and semi-reflex"),
         ("ser-semi-r#2", 'U', "semi-reflex series"),
         ("semi-h#2", 'M', "semi- goes only with reflex play"),
         ("reci-s#2", 'M', "reci- goes only with help play"),
@@ -203,7 +203,7 @@ fn each_option_and_condition() {
     // Known Popeye keywords we do not support: unsupported, with the reason.
     for (v, reason) in [
         (&["Quodlibet"][..], "Popeye option 'Quodlibet' is not supported yet"),
-        (&["NullMoves"][..], "NullMoves"),
+        (&["GoalIsEnd"][..], "GoalIsEnd"),
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),
         (&["Circe Couscous"][..], "Circe Couscous"),
@@ -313,7 +313,7 @@ fn each_twin_command() {
     assert_eq!(vs[1].stipulation.to_string(), "s#2");
     assert!(vs[2].options.reserve.white && !vs[2].options.reserve.black);
     // Unsupported twin commands make the problem unsupported.
-    for t in ["Stipulation pser-s=2", "Condition Circe", "SStipulation zh#2"] {
+    for t in ["Stipulation ser-reci-h#2", "Condition Circe", "SStipulation zh#2"] {
         match load_str(&format!("{BASE}twins: {{b: {t}}}\n"), "t.yaml").remove(0) {
             Loaded::Unsupported { reason, .. } => assert!(reason.starts_with("twin b:"), "{reason}"),
             other => panic!("{t}: {other:?}"),

@@ -233,7 +233,7 @@ impl Stipulation {
     /// Parses Popeye's stipulation grammar `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL
     /// n[.5]` with GOAL one of `#`, `=`, `==`, `+` (and `reci-h(G)GOAL n`, Black's own goal G
     /// in parentheses). Spaces are ignored and letters may be upper case. Forms Popeye knows but
-    /// feerie does not solve yet (`dia`, `pg`, `a=>b`, `exact-#2`, `ser-reci-h#2`, goals such
+    /// feerie does not solve yet (`dia`, `pg`, `a=>b`, `ser-reci-h#2`, `pser-semi-r#2`, goals such
     /// as `x` or `##`) give [`StipulationError::Unsupported`].
     ///
     /// ```
@@ -399,9 +399,6 @@ impl Stipulation {
         }
         if reci.is_some() && series {
             return unsupported("reciprocal series play");
-        }
-        if has(Prefix::Exact) && !series && play != Play::Help {
-            return unsupported("exact play in direct, self and reflex play");
         }
         Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci })
     }

@@ -5,6 +5,11 @@
 //! defender to reach the goal against the attacker within n moves; the defender avoids it.
 //! Reflex: as self, but a side that can reach the goal in one move must do so. Semi-reflex:
 //! as reflex, but only the defender is bound.
+//!
+//! `exact-` (Popeye's minimal length n:n): the play lasts exactly n moves. The goal reached
+//! before the last move does not count (a defender of `exact-s#2` that mates at once refutes);
+//! in reflex play a defender that could reach the goal early must, and so refutes. Every fact
+//! of the table is then of one length only (its key carries the length).
 
 use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
@@ -119,6 +124,20 @@ impl<'a, G: Game> Searcher<'a, G> {
         q.goal_reached(self.goal)
     }
 
+    /// `exact-`: the length a fact of the table holds for, in its key (0 otherwise: a fact
+    /// "wins within n" then holds for every longer length too).
+    #[inline]
+    fn length_salt(&self, n: u32) -> u64 {
+        if self.ctx.exact { (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D) } else { 0 }
+    }
+
+    /// Whether a defender that can reach the goal at once (so must, in reflex play) ends the
+    /// play as the attacker wants, with `n` of its moves left: always, except in exact play
+    /// before the last move.
+    fn early_goal_ok(&self, n: u32) -> bool {
+        !self.ctx.exact || n <= 1
+    }
+
     /// Cached bound lookup: Some(result) when the table decides.
     fn probe(&self, key: u64, n: u32) -> Option<bool> {
         let (win, fail) = unpack(self.ctx.tt.get(key)?);
@@ -162,7 +181,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if n == 1 && self.mode == Mode::Direct {
             return self.att_compute(p, n);
         }
-        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt;
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
@@ -177,7 +196,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Only a checking move can reach the goal: those are tested first, and searched
             // first; then the other moves (generated only when needed).
             let checks = self.checks(p);
-            result = checks.iter().any(|&m| self.goal(&p.play(m)));
+            result = (n == 1 || !self.ctx.exact) && checks.iter().any(|&m| self.goal(&p.play(m)));
             if !result && n > 1 {
                 result = self.first_win(p, &checks, n) || {
                     let mut quiet = self.moves(p);
@@ -201,7 +220,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let moves = self.moves(p);
         match self.mode {
             Mode::Direct => {
-                result = moves.iter().any(|&m| self.goal(&p.play(m)));
+                result = (n == 1 || !self.ctx.exact) && moves.iter().any(|&m| self.goal(&p.play(m)));
                 if !result && n > 1 {
                     result = self.first_win(p, &moves, n);
                 }
@@ -238,7 +257,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         // cache miss of its probe overlaps the search of the child before it.
         let mut rest = moves.iter().copied().filter(|&m| Some(m) != killer).peekable();
         let Some(&first) = rest.peek() else { return false };
-        let salt = SALT_DEF[self.mode as usize] ^ self.salt;
+        let salt = SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(self.budget_after(n));
         let mut bufs = [p.play(first), p.clone()];
         self.ctx.tt.prefetch(bufs[0].key() ^ salt);
         let mut i = 0;
@@ -263,7 +282,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt;
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
@@ -314,6 +333,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if self.mode.defender_bound() && moves.iter().any(|&d| self.goal(&q.play(d))) {
                 self.give(moves);
+                result = self.early_goal_ok(n);
                 break 'search;
             }
             for &d in &moves {
@@ -369,6 +389,13 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn answered_pos(&mut self, r: &G, n: u32) -> bool {
         match self.mode {
             Mode::Direct => self.att(r, n),
+            Mode::SelfPlay if self.ctx.exact => {
+                if n <= 1 {
+                    self.goal(r)
+                } else {
+                    !self.goal(r) && self.att(r, n - 1)
+                }
+            }
             Mode::SelfPlay => self.goal(r) || (n > 1 && self.att(r, n - 1)),
             Mode::Reflex | Mode::SemiReflex => n > 1 && self.att(r, n - 1),
         }
@@ -386,7 +413,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt;
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
@@ -394,7 +421,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let result = if moves.is_empty() {
             false
         } else if self.mode.defender_bound() && moves.iter().any(|&d| self.goal(&q.play(d))) {
-            true
+            self.early_goal_ok(n)
         } else {
             let slot = (n as usize).min(63);
             // The checks (see `checks_first`), then the killers, alone first.
@@ -434,6 +461,13 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn answered_split(&mut self, r: &G, n: u32, lvl: u32) -> bool {
         match self.mode {
             Mode::Direct => self.att_split(r, n, lvl - 1),
+            Mode::SelfPlay if self.ctx.exact => {
+                if n <= 1 {
+                    self.goal(r)
+                } else {
+                    !self.goal(r) && self.att_split(r, n - 1, lvl - 1)
+                }
+            }
             Mode::SelfPlay => self.goal(r) || (n > 1 && self.att_split(r, n - 1, lvl - 1)),
             Mode::Reflex | Mode::SemiReflex => n > 1 && self.att_split(r, n - 1, lvl - 1),
         }
@@ -451,12 +485,14 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt;
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
         let mut moves = self.moves(p);
         let goal_now = match self.mode {
+            // Exact direct play: a goal before the last move does not count (here n >= 2).
+            Mode::Direct if self.ctx.exact => false,
             Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal(&p.play(m))),
             Mode::SelfPlay | Mode::SemiReflex => false,
         };
@@ -504,6 +540,13 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn solves_root(&mut self, p: &G, m: G::Move, n: u32) -> bool {
         let q = p.play(m);
         match self.mode {
+            Mode::Direct if self.ctx.exact => {
+                if n == 1 {
+                    self.goal(&q)
+                } else {
+                    self.def_split(&q, n - 1, SPLIT_PLIES)
+                }
+            }
             Mode::Direct => self.goal(&q) || (n > 1 && self.def_split(&q, n - 1, SPLIT_PLIES)),
             _ => self.def_split(&q, n, SPLIT_PLIES),
         }
@@ -513,6 +556,13 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn solves(&mut self, p: &G, m: G::Move, n: u32) -> bool {
         let q = p.play(m);
         match self.mode {
+            Mode::Direct if self.ctx.exact => {
+                if n == 1 {
+                    self.goal(&q)
+                } else {
+                    self.def(&q, n - 1)
+                }
+            }
             Mode::Direct => self.goal(&q) || (n > 1 && self.def(&q, n - 1)),
             _ => self.def(&q, n),
         }
@@ -523,11 +573,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         let q = p.play(m);
         let mut out = Vec::new();
         let moves = self.moves(&q);
+        let budget = self.budget_after(n);
         if self.mode.defender_bound() && moves.iter().any(|&d| self.goal(&q.play(d))) {
+            if !self.early_goal_ok(budget) {
+                // Exact play: the goal it must reach too early refutes.
+                out.extend(moves.iter().copied().filter(|&d| self.goal(&q.play(d))).take(limit + 1));
+            }
             self.give(moves);
             return out;
         }
-        let budget = self.budget_after(n);
         for &d in &moves {
             if !self.answered(&q, d, budget) {
                 out.push(d);
@@ -543,7 +597,9 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// The attacker's shortest winning continuations from `p` within `n`: (length, nodes).
     fn att_nodes(&mut self, p: &G, n: u32, opts: &SolveOptions) -> (u32, Vec<Node>) {
         let mut k = 0;
-        for len in 1..=n {
+        // Exact play: continuations of the full length only.
+        let shortest = if self.ctx.exact { n.max(1) } else { 1 };
+        for len in shortest..=n {
             if self.att(p, len) {
                 k = len;
                 break;
@@ -644,6 +700,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 dn.replies = cont;
             }
             Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
+                if self.goal(&r) && !self.early_goal_ok(b) {
+                    return None; // exact play: the goal too early refutes
+                }
                 if threat.reflex_forced {
                     if !self.goal(&r) {
                         return None;

@@ -173,6 +173,8 @@ pub(crate) struct Ctx {
     pub(crate) notation: Notation,
     /// Whether only checking moves can reach the goal in this game ([`Game::needs_check`]).
     pub(crate) checks_only: bool,
+    /// `exact-`: play of the full length only.
+    pub(crate) exact: bool,
 }
 
 thread_local! {
@@ -233,6 +235,7 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         goal: stip.goal,
         notation: opts.notation,
         checks_only: pos.needs_check(stip.goal),
+        exact: stip.exact,
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
