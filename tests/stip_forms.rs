@@ -175,3 +175,44 @@ fn null_moves_add_lines_and_keep_the_plain_ones() {
     // Popeye's h#2 with null moves in this position: eleven lines.
     assert_eq!(lines_with(fen, "h#2", true).len(), 11);
 }
+
+/// `exact-#n`, plainly: the attacker (to move) mates with its n-th move exactly, whatever the
+/// defence; a mate before does not count.
+fn exact_att(p: &Position, n: u32) -> bool {
+    moves(p).into_iter().any(|m| {
+        let q = p.play(m);
+        if n == 1 {
+            mated(&q)
+        } else {
+            let ds = moves(&q);
+            !ds.is_empty() && ds.iter().all(|&d| exact_att(&q.play(d), n - 1))
+        }
+    })
+}
+
+/// `exact-#n` keys: those of the plain definition; Schwarzkopf's `exact-#2` (Problemkiste 71,
+/// 1990) has Popeye's eleven keys, and not the mates in one (`1.Rd4-d1 #`).
+#[test]
+fn exact_direct_play_keys_are_those_of_the_definition() {
+    let schwarzkopf = "8/8/8/8/3R4/1K6/8/k7 w - - 0 1";
+    for (fen, n) in [(schwarzkopf, 2), (schwarzkopf, 3), (BACK_RANK, 2), (PSER, 2)] {
+        let p = pos(fen);
+        let expected: BTreeSet<String> = moves(&p)
+            .into_iter()
+            .filter(|&m| {
+                let q = p.play(m);
+                let ds = moves(&q);
+                !ds.is_empty() && ds.iter().all(|&d| exact_att(&q.play(d), n - 1))
+            })
+            .map(|m| p.move_text_in(m, feerie::piece::Lang::En, feerie::rules::Notation::Native))
+            .collect();
+        let st = Stipulation::parse(&format!("exact-#{n}")).expect("exact-#n");
+        let solved = solve(&p, &st, &opts(false));
+        let keys: BTreeSet<String> = solved.phases[0].keys.iter().map(|k| k.mv.clone()).collect();
+        assert_eq!(keys, expected, "{fen} exact-#{n}");
+    }
+    let st = Stipulation::parse("exact-#2").expect("exact-#2");
+    let keys: BTreeSet<String> = solve(&pos(schwarzkopf), &st, &opts(false)).phases[0].keys.iter().map(|k| k.mv.clone()).collect();
+    assert_eq!(keys.len(), 11);
+    assert!(keys.contains("Kb3-c2") && keys.contains("Rd4-e4") && !keys.contains("Rd4-d1"));
+}
