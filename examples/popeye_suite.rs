@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example popeye_suite -- [--filter SUBSTRING] [--timeout SECS]
-//!     [--dir ../shared/corpus/popeye] [--list differs|same|unsupported|invalid|timedout]
+//!     [--dir ../shared/corpus/popeye] [--list all|differs|same|unsupported|invalid|timedout]
 //! ```
 
 use feerie::piece::Lang;
@@ -46,7 +46,7 @@ fn parse_args() -> Args {
             "--verbose" => a.verbose = true,
             "-h" | "--help" => {
                 println!(
-                    "popeye_suite [--filter SUBSTRING] [--timeout SECS] [--dir DIR] [--list differs|same|unsupported|invalid|timedout|nooutput] [--split-only] [--verbose]"
+                    "popeye_suite [--filter SUBSTRING] [--timeout SECS] [--dir DIR] [--list all|differs|same|unsupported|invalid|timedout|nooutput] [--split-only] [--verbose]"
                 );
                 std::process::exit(0);
             }
@@ -181,7 +181,7 @@ fn main() {
     }
     let want = args.list.as_deref();
     for o in &outcomes {
-        if want.is_some_and(|w| w == o.class.replace(' ', "")) {
+        if want.is_some_and(|w| w == "all" || w == o.class.replace(' ', "")) {
             println!(
                 "{} #{}: {}{}",
                 o.file,
