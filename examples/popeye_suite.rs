@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example popeye_suite -- [--filter SUBSTRING] [--timeout SECS]
-//!     [--dir ../shared/corpus/popeye] [--list differs|same|unsupported|invalid|timedout]
+//!     [--dir ../shared/corpus/popeye] [--list all|differs|same|unsupported|invalid|timedout]
 //! ```
 
 use feerie::piece::Lang;
@@ -57,7 +57,7 @@ fn parse_args() -> Args {
             "--orthodox" => a.orthodox = true,
             "-h" | "--help" => {
                 println!(
-                    "popeye_suite [--filter SUBSTRING] [--timeout SECS] [--dir DIR] [--list differs|same|unsupported|invalid|timedout|nooutput] [--split-only] [--verbose] [--orthodox]"
+                    "popeye_suite [--filter SUBSTRING] [--timeout SECS] [--dir DIR] [--list all|differs|same|unsupported|invalid|timedout|nooutput] [--split-only] [--verbose] [--orthodox]"
                 );
                 std::process::exit(0);
             }
@@ -216,7 +216,7 @@ fn main() {
     }
     let want = args.list.as_deref();
     for o in &outcomes {
-        if want.is_some_and(|w| w == o.class.replace(' ', "")) {
+        if want.is_some_and(|w| w == "all" || w == o.class.replace(' ', "")) {
             println!(
                 "{} #{}: {}{}",
                 o.file,

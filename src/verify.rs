@@ -16,7 +16,6 @@
 //! ```
 
 use crate::piece::Lang;
-use crate::problem::stipulation::Play;
 use crate::problem::{GamePosition, Loaded, Problem, StatedTwin, Variant};
 pub use crate::record::VerdictKind;
 use crate::record::{Record, ReserveState};
@@ -135,12 +134,13 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         max_solutions: o.max_solutions.map(|n| n as usize),
         stop_on_short: o.stop_on_short,
         post_key: o.post_key_play,
+        null_moves: o.null_moves,
         ..base.clone()
     }
 }
 
 fn is_battle(v: &Variant) -> bool {
-    !v.stipulation.series && matches!(v.stipulation.play, Play::Direct | Play::SelfPlay | Play::Reflex)
+    v.stipulation.is_battle()
 }
 
 /// The solutions of a phase as move lists: keys (one-move lists) for battle play, whole

@@ -51,11 +51,46 @@ fn stipulations_that_parse() {
     ];
     for &(text, series, play, goal, moves, half, shown) in table {
         let s = Stipulation::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        assert_eq!(s, Stipulation { series, play, goal, moves, half }, "{text}");
+        assert_eq!(s, Stipulation::new(series, play, goal, moves, half), "{text}");
         assert_eq!(s.to_string(), shown);
         assert_eq!(text.parse::<Stipulation>(), Ok(s));
         // Display round-trips.
         assert_eq!(Stipulation::parse(&s.to_string()), Ok(s));
+    }
+}
+
+/// Popeye's prefixes (`pser-`, `phser-`, `exact-`, `reci-`, `semi-`) read into the fields of
+/// [`Stipulation`] and written back as Popeye writes them.
+#[test]
+fn stipulation_forms() {
+    use feerie::problem::stipulation::Parry;
+    let st = |t: &str| Stipulation::parse(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    let s = st("pser-#2");
+    assert_eq!((s.series, s.play, s.parry, s.to_string().as_str()), (true, Play::Direct, Some(Parry::Defence), "pser-#2"));
+    // pser-h: the parries are help moves, as in phser-.
+    assert_eq!(st("pser-h#6").parry, Some(Parry::Help));
+    assert_eq!(st("PSER-H=4").to_string(), "pser-h=4");
+    let s = st("phser-s#6");
+    assert_eq!((s.parry, s.play, s.to_string().as_str()), (Some(Parry::Help), Play::SelfPlay, "phser-s#6"));
+    assert_eq!(st("pser-r#2").parry, Some(Parry::Defence));
+    let s = st("reci-h#3");
+    assert_eq!((s.play, s.reci, s.goal, s.to_string().as_str()), (Play::Help, Some(Goal::Mate), Goal::Mate, "reci-h#3"));
+    let s = st("reci-h(=)#3");
+    assert_eq!((s.reci, s.goal, s.to_string().as_str()), (Some(Goal::Stalemate), Goal::Mate, "reci-h(=)#3"));
+    let s = st("reci-h(#)=2");
+    assert_eq!((s.reci, s.goal, s.to_string().as_str()), (Some(Goal::Mate), Goal::Stalemate, "reci-h(#)=2"));
+    let s = st("exact-ser-h=5");
+    assert!(s.exact && s.series && s.to_string() == "exact-ser-h=5");
+    assert!(st("exact-h#1.5").exact);
+    let s = st("semi-r#2");
+    assert_eq!((s.play, s.series, s.to_string().as_str()), (Play::SemiReflex, false, "semi-r#2"));
+    assert!(s.is_battle());
+    // The prefixes with the goals of the move.
+    let s = st("exact-hx2");
+    assert!(s.exact && s.goal == Goal::Capture && s.to_string() == "exact-hx2");
+    assert_eq!(st("semi-r00 3").to_string(), "semi-r003");
+    for t in ["pser-#2", "pser-s=8", "phser-r#2", "reci-h(=)#3", "exact-ser-r#2", "semi-r+5", "exact-ser-#=3", "exact-s!=2"] {
+        assert_eq!(st(&st(t).to_string()), st(t), "{t}");
     }
 }
 
@@ -71,11 +106,17 @@ fn stipulations_that_do_not() {
         ("dia4.5", 'U', "not supported yet: proof games ('dia4.5')"),
         ("pg 12", 'U', "proof games"),
         ("a=>b3", 'U', "proof games"),
-        ("reci-h#2", 'U', "not supported yet: reciprocal play ('reci-h#2')"),
-        ("pser-s=2", 'U', "parry series"),
-        ("phser-#3", 'U', "parry help series"),
-        ("exact-h#3", 'U', "exact play"),
-        ("semi-r#2", 'U', "semi-reflex"),
+        ("ser-reci-h#2", 'U', "not supported yet: reciprocal series play ('ser-reci-h#2')"),
+        ("pser-hs#2", 'U', "parry series in help-self"),
+        ("pser-semi-r#2", 'U', "parry series in help-self and semi-reflex"),
+        ("ser-semi-r#2", 'U', "semi-reflex series"),
+        ("semi-h#2", 'M', "semi- goes only with reflex play"),
+        ("reci-s#2", 'M', "reci- goes only with help play"),
+        ("reci-h(x)#2", 'M', "not a goal of reciprocal play"),
+        ("pser-ser-#2", 'M', "exclude each other"),
+        ("exact-exact-h#2", 'M', "written twice"),
+        ("reci-hx2", 'U', "reciprocal play with a goal of the move ('reci-hx2')"),
+        ("pser-~3", 'U', "parry series with a goal of the move"),
         ("h##2", 'U', "double mate"),
         ("##!1", 'U', "counter-mate"),
         ("h<>3", 'U', "exchange"),
@@ -176,7 +217,7 @@ fn each_option_and_condition() {
     // Known Popeye keywords we do not support: unsupported, with the reason.
     for (v, reason) in [
         (&["Quodlibet"][..], "Popeye option 'Quodlibet' is not supported yet"),
-        (&["NullMoves"][..], "NullMoves"),
+        (&["GoalIsEnd"][..], "GoalIsEnd"),
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),
         (&["Circe Couscous"][..], "Circe Couscous"),
@@ -286,7 +327,7 @@ fn each_twin_command() {
     assert_eq!(vs[1].stipulation.to_string(), "s#2");
     assert!(vs[2].options.reserve.white && !vs[2].options.reserve.black);
     // Unsupported twin commands make the problem unsupported.
-    for t in ["Stipulation pser-s=2", "Condition Circe", "SStipulation zh#2"] {
+    for t in ["Stipulation ser-reci-h#2", "Condition Circe", "SStipulation zh#2"] {
         match load_str(&format!("{BASE}twins: {{b: {t}}}\n"), "t.yaml").remove(0) {
             Loaded::Unsupported { reason, .. } => assert!(reason.starts_with("twin b:"), "{reason}"),
             other => panic!("{t}: {other:?}"),

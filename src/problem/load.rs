@@ -237,6 +237,10 @@ fn interpret(
         unsupported.push("option 'StopOnShortSolutions' in direct, self or reflex play (it applies to help and series play)".into());
     }
     let options = parsed.options.clone();
+    // Null moves are played in help play (series play has no use for them).
+    if options.null_moves && stipulation.is_some_and(|s| s.is_battle()) {
+        unsupported.push("Popeye option 'NullMoves' in direct, self and reflex play is not supported yet".into());
+    }
     // Intended number of solutions.
     let intended_solutions = match field(map, "intended-solutions") {
         None | Some(Value::Null) => None,

@@ -298,7 +298,7 @@ pub fn read_problem_file(path: &Path) -> Result<(String, bool), LoadError> {
 /// [`Stipulation::first_mover`], and Black in direct, self and reflex play under `PostKeyPlay`
 /// (the diagram is the position after the key).
 pub fn first_mover(stipulation: &Stipulation, options: &Options) -> crate::piece::Color {
-    let battle = !stipulation.series && matches!(stipulation.play, Play::Direct | Play::SelfPlay | Play::Reflex);
+    let battle = stipulation.is_battle();
     if options.post_key_play && battle { crate::piece::Color::Black } else { stipulation.first_mover(options.white_to_play) }
 }
 

@@ -47,6 +47,8 @@ pub struct Options {
     pub no_wk: bool,
     /// `NoBk`: Black has no king.
     pub no_bk: bool,
+    /// `NullMoves`: in help play a side may pass (a null move).
+    pub null_moves: bool,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -80,6 +82,7 @@ impl Default for Options {
             post_key_play: false,
             no_wk: false,
             no_bk: false,
+            null_moves: false,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -109,6 +112,7 @@ impl Options {
         flag(self.post_key_play, "PostKeyPlay");
         flag(self.no_wk, "NoWk");
         flag(self.no_bk, "NoBk");
+        flag(self.null_moves, "NullMoves");
         if self.defence != 1 {
             v.push(format!("Defence {}", self.defence));
         }
@@ -177,7 +181,6 @@ pub struct OptionFault {
 
 /// Popeye options that feerie does not support yet (they change what is solved).
 pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
-    "NullMoves",
     "Quodlibet",
     "GoalIsEnd",
     "KeepMatingPiece",
@@ -703,6 +706,7 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 }
                 "postkeyplay" => o.post_key_play = true,
                 "stoponshortsolutions" => o.stop_on_short = true,
+                "nullmoves" | "nullmove" => o.null_moves = true,
                 "hole" | "holes" | "trou" | "loch" => {
                     let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
                     for s in &sqs {
@@ -876,10 +880,10 @@ mod tests {
         assert_eq!(p.options.reserve, ReserveRule { white: true, black: false });
         let p = parse(&["EnPassant g7 g6 g5"]).unwrap();
         assert_eq!(p.en_passant.map(|e| crate::position::sq_name(e.crossed)), Some("g6"));
-        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk"]).unwrap();
+        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk", "Quodlibet"]).unwrap();
         assert_eq!(p.unsupported.len(), 1);
-        assert!(p.options.variations && p.options.no_wk && p.options.no_bk);
-        assert_eq!(p.options.keywords(), ["Variations", "NoWk", "NoBk"]);
+        assert!(p.options.variations && p.options.no_wk && p.options.no_bk && p.options.null_moves);
+        assert_eq!(p.options.keywords(), ["Variations", "NoWk", "NoBk", "NullMoves"]);
         let p = parse(&["NoWk", "Circe Couscous", "Variations"]).unwrap();
         assert_eq!(p.unsupported.len(), 1);
         assert!(p.unsupported[0].contains("'Circe Couscous'"), "{:?}", p.unsupported);

@@ -16,7 +16,7 @@
 //! assert_eq!(s.twins[0].lines[0], vec!["Sc5-e4", "...", "Re4-e8"]);
 //! ```
 
-use super::stipulation::{MAX_MOVES, Play, Stipulation};
+use super::stipulation::{MAX_MOVES, Stipulation};
 use crate::piece::{Kind, Lang};
 use serde::Serialize;
 
@@ -540,7 +540,7 @@ impl StatedSolution {
                 }
             }
             let battle = match stip {
-                Some(s) => !s.series && matches!(s.play, Play::Direct | Play::SelfPlay | Play::Reflex),
+                Some(s) => s.is_battle(),
                 None => toks
                     .iter()
                     .flat_map(|(_, t)| t)

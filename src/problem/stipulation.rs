@@ -1,4 +1,5 @@
-//! Stipulations: `[ser-][h|s|r|hs]GOAL n[.5]`, with Popeye's meaning.
+//! Stipulations: `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL n[.5]`, with Popeye's
+//! meaning.
 
 use crate::rules::Goal;
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,20 @@ pub enum Play {
     Reflex,
     /// Help-self play (`hs#n`): help play, then Black is forced to reach the goal.
     HelpSelf,
+    /// Semi-reflex play (`semi-r#n`): as self play, but the defender that can reach the goal
+    /// in one must (the attacker is not bound).
+    SemiReflex,
+}
+
+/// How the opponent of the series side answers a check in parry series play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Parry {
+    /// `pser-` (direct, self and reflex ends): every parry must be answered; the lines show
+    /// each parry with the series side's shortest continuations after it.
+    Defence,
+    /// `phser-`, and `pser-h`: the parry is a help move, one that leads on is enough.
+    Help,
 }
 
 /// A parsed stipulation.
@@ -32,19 +47,58 @@ pub struct Stipulation {
     pub moves: u32,
     /// `n.5`: help play with one half-move more (White begins).
     pub half: bool,
+    /// Parry series (`pser-`, `phser-`; with `series`): a series move may give check, and the
+    /// opponent then parries it with one move before the series goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parry: Option<Parry>,
+    /// `exact-`: only play of the full length counts (no short solutions).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
+    /// Reciprocal help play (`reci-h#n`, `reci-h(=)#n`): the goal Black reaches with its own
+    /// last move, besides the help play in which White reaches [`Stipulation::goal`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reci: Option<Goal>,
 }
 
 impl Stipulation {
+    /// A plain stipulation (no `exact-`, parry or reciprocal form).
+    ///
+    /// ```
+    /// use feerie::problem::stipulation::{Play, Stipulation};
+    /// use feerie::rules::Goal;
+    /// assert_eq!(Stipulation::new(false, Play::Help, Goal::Mate, 2, true).to_string(), "h#2.5");
+    /// ```
+    pub fn new(series: bool, play: Play, goal: Goal, moves: u32, half: bool) -> Stipulation {
+        Stipulation { series, play, goal, moves, half, parry: None, exact: false, reci: None }
+    }
+
     /// Number of half-moves of a help line: `2n` for `h#n`, `2n+1` for `h#n.5`.
     pub fn help_plies(&self) -> u32 {
         2 * self.moves + self.half as u32
+    }
+
+    /// Whether the play is a tree of keys, threats and defences (direct, self, reflex and
+    /// semi-reflex play, not in series) rather than lines.
+    pub fn is_battle(&self) -> bool {
+        !self.series && matches!(self.play, Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex)
     }
 }
 
 impl fmt::Display for Stipulation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.exact {
+            f.write_str("exact-")?;
+        }
         if self.series {
-            f.write_str("ser-")?;
+            f.write_str(match self.parry {
+                None => "ser-",
+                Some(Parry::Defence) => "pser-",
+                Some(Parry::Help) if self.play == Play::Help => "pser-",
+                Some(Parry::Help) => "phser-",
+            })?;
+        }
+        if self.reci.is_some() {
+            f.write_str("reci-")?;
         }
         f.write_str(match self.play {
             Play::Direct => "",
@@ -52,7 +106,11 @@ impl fmt::Display for Stipulation {
             Play::SelfPlay => "s",
             Play::Reflex => "r",
             Play::HelpSelf => "hs",
+            Play::SemiReflex => "semi-r",
         })?;
+        if let Some(g) = self.reci.filter(|&g| g != self.goal) {
+            write!(f, "({g})")?;
+        }
         write!(f, "{}", self.goal)?;
         write!(f, "{}", self.moves)?;
         if self.half {
@@ -116,14 +174,26 @@ const GOALS: &[(&str, Goal)] = &[
     ("00", Goal::Castling),
 ];
 
-/// Play prefixes that are well-formed but not supported yet.
-const OTHER_PREFIXES: &[(&str, &str)] = &[
-    ("exact-", "exact play"),
-    ("reci-", "reciprocal play"),
-    ("phser-", "parry help series"),
-    ("pser-", "parry series"),
-    ("semi-", "semi-reflex play"),
-    ("pser", "parry series"),
+/// A prefix of the play: `exact-`, `ser-`, `pser-`, `phser-`, `reci-`, `semi-`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prefix {
+    Exact,
+    Series,
+    Parry,
+    HelpParry,
+    Reci,
+    Semi,
+}
+
+/// The prefixes as written (longest first where one begins another).
+const PREFIXES: [(&str, Prefix); 7] = [
+    ("exact-", Prefix::Exact),
+    ("phser-", Prefix::HelpParry),
+    ("pser-", Prefix::Parry),
+    ("pser", Prefix::Parry),
+    ("ser-", Prefix::Series),
+    ("reci-", Prefix::Reci),
+    ("semi-", Prefix::Semi),
 ];
 
 fn malformed(text: &str, reason: impl Into<String>) -> StipulationError {
@@ -157,11 +227,12 @@ fn parse_length<'a>(text: &str, rest: &'a str) -> Result<(u32, bool, &'a str), S
 }
 
 impl Stipulation {
-    /// Parses Popeye's stipulation grammar `[ser-][h|s|r|hs]GOAL n[.5]` with GOAL one of `#`,
-    /// `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00` or `z` with a square (`hzd54`).
-    /// Spaces are ignored and letters may be upper case. Forms Popeye knows but
-    /// feerie does not solve yet (`dia`, `pg`, `a=>b`, `reci-h#2`, `pser-`, goals such as `x`
-    /// or `##`) give [`StipulationError::Unsupported`].
+    /// Parses Popeye's stipulation grammar `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL
+    /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00` or `z`
+    /// with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
+    /// Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
+    /// solve yet (`dia`, `pg`, `a=>b`, `ser-reci-h#2`, `pser-semi-r#2`, goals such as `##`) give
+    /// [`StipulationError::Unsupported`].
     ///
     /// ```
     /// use feerie::problem::stipulation::{Play, Stipulation, StipulationError};
@@ -169,7 +240,10 @@ impl Stipulation {
     /// assert!(s.series && s.play == Play::Help && s.moves == 3);
     /// assert_eq!(Stipulation::parse("h#2.5").unwrap().to_string(), "h#2.5");
     /// assert!(matches!(Stipulation::parse("h#"), Err(StipulationError::NoLength(_))));
-    /// assert!(matches!(Stipulation::parse("reci-h#2"), Err(StipulationError::Unsupported(_))));
+    /// let p = Stipulation::parse("pser-s#7").unwrap();
+    /// assert!(p.series && p.parry.is_some() && p.to_string() == "pser-s#7");
+    /// assert_eq!(Stipulation::parse("reci-h(=)#3").unwrap().to_string(), "reci-h(=)#3");
+    /// assert!(matches!(Stipulation::parse("dia5"), Err(StipulationError::Unsupported(_))));
     /// ```
     pub fn parse(text: &str) -> Result<Stipulation, StipulationError> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -190,25 +264,20 @@ impl Stipulation {
                 return Err(StipulationError::Unsupported(format!("{name} ('{shown}')")));
             }
         }
-        for (pfx, name) in OTHER_PREFIXES {
-            if let Some(r) = rest.strip_prefix(pfx) {
-                let r = r.strip_prefix('-').unwrap_or(r);
-                // The remainder must be well-formed for the refusal to say "not supported".
-                match Stipulation::parse(r) {
-                    Ok(_) | Err(StipulationError::Unsupported(_)) => {
-                        return Err(StipulationError::Unsupported(format!("{name} ('{shown}')")));
-                    }
-                    Err(StipulationError::Empty) => return Err(StipulationError::NoLength(shown.to_string())),
-                    Err(StipulationError::NoLength(_)) => return Err(StipulationError::NoLength(shown.to_string())),
-                    Err(StipulationError::Malformed { reason, .. }) => return Err(malformed(shown, reason)),
-                }
+        let mut prefixes: Vec<Prefix> = Vec::new();
+        while let Some(&(text, pfx)) = PREFIXES.iter().find(|(t, _)| rest.starts_with(t)) {
+            if prefixes.contains(&pfx) {
+                return Err(malformed(shown, format!("'{}' is written twice", text.trim_end_matches('-'))));
             }
+            prefixes.push(pfx);
+            rest = &rest[text.len()..];
         }
-        let mut series = false;
-        if let Some(r) = rest.strip_prefix("ser-") {
-            series = true;
-            rest = r;
+        let has = |p: Prefix| prefixes.contains(&p);
+        let plays_in_series = [Prefix::Series, Prefix::Parry, Prefix::HelpParry].iter().filter(|&&p| has(p)).count();
+        if plays_in_series > 1 {
+            return Err(malformed(shown, "ser-, pser- and phser- exclude each other"));
         }
+        let series = plays_in_series == 1;
         let play = if let Some(r) = rest.strip_prefix("hs") {
             rest = r;
             Play::HelpSelf
@@ -220,12 +289,29 @@ impl Stipulation {
             Play::SelfPlay
         } else if let Some(r) = rest.strip_prefix('r') {
             rest = r;
-            Play::Reflex
+            if has(Prefix::Semi) { Play::SemiReflex } else { Play::Reflex }
         } else {
             Play::Direct
         };
         if rest.starts_with("dia") || rest.starts_with("pg") || rest.starts_with("a=>b") {
             return Err(StipulationError::Unsupported(format!("proof games ('{shown}')")));
+        }
+        if has(Prefix::Semi) && play != Play::SemiReflex {
+            return Err(malformed(shown, "semi- goes only with reflex play (semi-r#n)"));
+        }
+        // `reci-h(=)#n`: the goal of Black's own last move, when it is not the help goal.
+        let mut reci_goal = None;
+        if has(Prefix::Reci)
+            && let Some(r) = rest.strip_prefix('(')
+        {
+            let Some((inner, after)) = r.split_once(')') else {
+                return Err(malformed(shown, "'(' without ')' in a reciprocal goal"));
+            };
+            match GOALS.iter().find(|(t, g)| *t == inner && !g.by_move()) {
+                Some(&(_, g)) => reci_goal = Some(g),
+                None => return Err(malformed(shown, format!("'({inner})' is not a goal of reciprocal play (#, =, ==, +)"))),
+            }
+            rest = after;
         }
         // Goal: the unsupported ones first (`##` before `#`), then the supported ones, then the
         // target square `z` + square.
@@ -264,7 +350,7 @@ impl Stipulation {
                 Some(c) => malformed(
                     shown,
                     format!(
-                        "unknown goal '{c}': expected [ser-][h|s|r|hs]GOAL n[.5] with GOAL one of #, =, ==, +, #=, !=, ~, %, x, ep, 00, zxy, e.g. '#2' or 'h#3.5'"
+                        "unknown goal '{c}': expected [exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL n[.5] with GOAL one of #, =, ==, +, #=, !=, ~, %, x, ep, 00, zxy, e.g. '#2' or 'h#3.5'"
                     ),
                 ),
             });
@@ -279,7 +365,34 @@ impl Stipulation {
         if moves == 0 && !half {
             return Err(malformed(shown, "the number of moves is 0"));
         }
-        Ok(Stipulation { series, play, goal, moves, half })
+        let parry = if has(Prefix::HelpParry) || (has(Prefix::Parry) && play == Play::Help) {
+            Some(Parry::Help)
+        } else if has(Prefix::Parry) {
+            Some(Parry::Defence)
+        } else {
+            None
+        };
+        let unsupported = |what: &str| Err(StipulationError::Unsupported(format!("{what} ('{shown}')")));
+        if parry.is_some() && matches!(play, Play::HelpSelf | Play::SemiReflex) {
+            return unsupported("parry series in help-self and semi-reflex play");
+        }
+        if parry.is_some() && goal.by_move() {
+            return unsupported("parry series with a goal of the move");
+        }
+        if has(Prefix::Semi) && series {
+            return unsupported("semi-reflex series play");
+        }
+        let reci = has(Prefix::Reci).then_some(reci_goal.unwrap_or(goal));
+        if reci.is_some() && (play != Play::Help || half) {
+            return Err(malformed(shown, "reci- goes only with help play of whole moves (reci-h#n)"));
+        }
+        if reci.is_some() && series {
+            return unsupported("reciprocal series play");
+        }
+        if reci.is_some() && goal.by_move() {
+            return unsupported("reciprocal play with a goal of the move");
+        }
+        Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci })
     }
 
     /// The side that makes the first move: White in `#n`, `s#n`, `r#n`, `hs#n` and the series
@@ -305,7 +418,7 @@ impl Stipulation {
     /// `h#1.5`, `hs#2.5` becomes `hs#2`, as Popeye does); any other stipulation is unchanged
     /// (in `h#n.5` White begins already). `h#1` stays as it is: White begins with its one move.
     pub fn with_white_to_play(self, white_to_play: bool) -> Stipulation {
-        if !white_to_play || self.first_mover(false) == crate::piece::Color::White || self.series {
+        if !white_to_play || self.first_mover(false) == crate::piece::Color::White || self.series || self.reci.is_some() {
             return self;
         }
         match (self.play, self.half) {

@@ -81,6 +81,12 @@ fn line_move(m: &LineMove, lang: Lang) -> String {
     with_mark(&translate(&m.mv, lang), &m.mark)
 }
 
+/// A move of a help line; a null move (`NullMoves`) as Popeye writes it, after a space
+/// (`1. ... Rb1-h1`, `2.Kg7*g8  ...`).
+fn help_move(m: &LineMove, lang: Lang) -> String {
+    if m.mv == crate::solve::tree::NULL_MOVE { format!(" {}", m.mv) } else { line_move(m, lang) }
+}
+
 /// The number of an attacker's move `n` in a tree: `   1.` for the key, then one level of
 /// 8 columns per move (`          2.`), the number right-aligned.
 fn attack_number(n: u32) -> String {
@@ -189,6 +195,20 @@ pub fn set_help_line(stip: &crate::problem::stipulation::Stipulation, line: &Lin
     help_line_from(line, slot, lang)
 }
 
+/// A line of reciprocal help play (`reci-h#n`), numbered from Black's first move even when
+/// it has an odd number of moves (Black's own ending: `1.B W   2.B #`).
+///
+/// ```
+/// use feerie::piece::Lang;
+/// use feerie::report::popeye::reci_help_line;
+/// use feerie::solve::LineMove;
+/// let l: Vec<LineMove> = ["e3-e2", "g7-g8=Q", "e2-e1=Q"].iter().map(|m| LineMove::new(m.to_string(), String::new())).collect();
+/// assert_eq!(reci_help_line(&l, Lang::En), "  1.e3-e2 g7-g8=Q   2.e2-e1=Q");
+/// ```
+pub fn reci_help_line(line: &Line, lang: Lang) -> String {
+    help_line_from(line, 0, lang)
+}
+
 /// A help line written from `slot`: Popeye numbers help play from the stipulation's first
 /// half-move, Black's at move 1 (slot 0: `1.B W   2.B W`), or White's after it in `h#n.5`
 /// (slot 1: `1...W   2.B W`), or after both gaps (slot 2: `1... ...   2.B W`).
@@ -199,7 +219,7 @@ fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
     match slot {
         1 if !line.is_empty() => {
             help_number(&mut s, 1, "...");
-            s.push_str(&line_move(&line[0], lang));
+            s.push_str(&help_move(&line[0], lang));
             rest = &line[1..];
             number = 2;
         }
@@ -212,7 +232,7 @@ fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
     }
     for pair in rest.chunks(2) {
         help_number(&mut s, number, ".");
-        let moves: Vec<String> = pair.iter().map(|m| line_move(m, lang)).collect();
+        let moves: Vec<String> = pair.iter().map(|m| help_move(m, lang)).collect();
         s.push_str(&moves.join(" "));
         number += 1;
     }
@@ -220,7 +240,8 @@ fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
 }
 
 /// A series line: the series moves numbered, the other side's closing move after the last
-/// (`has_reply`).
+/// (`has_reply`), and in parry series its parries after the checks they answer, unnumbered
+/// (`1.Rh4*h7 + Qg8*h7   2.Qh3*h7 #`).
 ///
 /// ```
 /// use feerie::piece::Lang;
@@ -232,9 +253,11 @@ fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
 pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     let mut s = String::new();
     let n = if has_reply { line.len().saturating_sub(1) } else { line.len() };
+    let mut number = 0;
     for (i, m) in line.iter().enumerate() {
-        if i < n {
-            help_number(&mut s, i + 1, ".");
+        if i < n && !m.parry {
+            number += 1;
+            help_number(&mut s, number, ".");
         } else {
             s.push(' ');
         }
@@ -243,9 +266,10 @@ pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     s
 }
 
-/// Whether a variant is played as a tree (direct, self or reflex play, not series).
+/// Whether a variant is played as a tree (direct, self, reflex or semi-reflex play, not
+/// series).
 pub fn is_battle(v: &Variant) -> bool {
-    !v.stipulation.series && matches!(v.stipulation.play, Play::Direct | Play::SelfPlay | Play::Reflex)
+    v.stipulation.is_battle()
 }
 
 /// The tree Popeye prints without `option Variation`: a key or try without its threat and
@@ -294,7 +318,13 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
     } else {
         let has_reply = stip.play != Play::Direct;
         for l in &ph.lines {
-            out.push(if stip.series { series_line(l, has_reply, lang) } else { help_line(l, lang) });
+            out.push(if stip.series {
+                series_line(l, has_reply, lang)
+            } else if stip.reci.is_some() {
+                reci_help_line(l, lang)
+            } else {
+                help_line(l, lang)
+            });
         }
         if !ph.lines.is_empty() {
             out.push(String::new());

@@ -179,6 +179,11 @@ pub fn help_line(line: &Line, lang: Lang) -> String {
     popeye::help_line(line, lang)
 }
 
+/// A line of reciprocal help play, as Popeye writes it ([`popeye::reci_help_line`]).
+pub fn reci_help_line(line: &Line, lang: Lang) -> String {
+    popeye::reci_help_line(line, lang)
+}
+
 /// A series line, as Popeye writes it ([`popeye::series_line`]).
 pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     popeye::series_line(line, has_reply, lang)
@@ -227,7 +232,7 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         }
         out.push('\n');
     }
-    let battle = !stip.series && matches!(stip.play, Play::Direct | Play::SelfPlay | Play::Reflex);
+    let battle = stip.is_battle();
     if battle {
         for (n, is_try) in ph.tries.iter().map(|t| (t, true)).chain(ph.keys.iter().map(|k| (k, false))) {
             let mut lines = Vec::new();
@@ -243,6 +248,8 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         for (i, l) in ph.lines.iter().enumerate() {
             if stip.series {
                 out.push_str(&series_line(l, has_reply, lang));
+            } else if stip.reci.is_some() {
+                out.push_str(&reci_help_line(l, lang));
             } else {
                 out.push_str(&help_line(l, lang));
             }
@@ -291,12 +298,21 @@ mod tests {
         assert_eq!(help_line(&l, Lang::En), "  1.Kb7-a8 Sd5-b6 #");
         let l = vec![lm("e2-e3", ""), lm("Kg8-f7", ""), lm("e3-e4", "#")];
         assert_eq!(help_line(&l, Lang::En), "  1...e2-e3   2.Kg8-f7 e3-e4 #");
+        // Black's own ending in reciprocal help play (Popeye's `reci-h(=)#3`).
+        let l = vec![lm("e3-e2", ""), lm("g7-g8=Q", ""), lm("e2-e1=Q", ""), lm("Qg8-g3", ""), lm("Qe1*g3", "=")];
+        assert_eq!(reci_help_line(&l, Lang::En), "  1.e3-e2 g7-g8=Q   2.e2-e1=Q Qg8-g3   3.Qe1*g3 =");
+        // Null moves (`NullMoves`), as Popeye writes them.
+        let l = vec![lm("...", ""), lm("Rb1-h1", ""), lm("Ka8-b8", ""), lm("...", ""), lm("Kb8-a8", ""), lm("Rh1-h8", "#")];
+        assert_eq!(help_line(&l, Lang::En), "  1. ... Rb1-h1   2.Ka8-b8  ...   3.Kb8-a8 Rh1-h8 #");
     }
 
     #[test]
     fn series_lines() {
         let l = vec![lm("Sa2-c1", ""), lm("Sc1-a2", ""), lm("b3*a2", "#")];
         assert_eq!(series_line(&l, true, Lang::En), "  1.Sa2-c1   2.Sc1-a2 b3*a2 #");
+        // Parry series: the parry follows the check it answers, unnumbered.
+        let l = vec![lm("Rh4*h7", "+"), lm("Qg8*h7", "").as_parry(), lm("Qh3*h7", "#")];
+        assert_eq!(series_line(&l, false, Lang::En), "  1.Rh4*h7 + Qg8*h7   2.Qh3*h7 #");
     }
 
     #[test]

@@ -3,7 +3,13 @@
 //! Popeye's meaning. Direct: the attacker (the side to move) reaches the goal in at most n
 //! moves against every defence (short solutions count). Self: the attacker forces the
 //! defender to reach the goal against the attacker within n moves; the defender avoids it.
-//! Reflex: as self, but a side that can reach the goal in one move must do so.
+//! Reflex: as self, but a side that can reach the goal in one move must do so. Semi-reflex:
+//! as reflex, but only the defender is bound.
+//!
+//! `exact-` (Popeye's minimal length n:n): the play lasts exactly n moves. The goal reached
+//! before the last move does not count (a defender of `exact-s#2` that mates at once refutes);
+//! in reflex play a defender that could reach the goal early must, and so refutes. Every fact
+//! of the table is then of one length only (its key carries the length).
 
 use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
@@ -17,10 +23,18 @@ enum Mode {
     Direct,
     SelfPlay,
     Reflex,
+    SemiReflex,
 }
 
-const SALT_ATT: [u64; 3] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9];
-const SALT_DEF: [u64; 3] = [0x85EB_CA77_C2B2_AE63, 0x27D4_EB2F_1656_67C5, 0xFF51_AFD7_ED55_8CCD];
+impl Mode {
+    /// Whether a defender that can reach the goal in one must (reflex and semi-reflex play).
+    fn defender_bound(self) -> bool {
+        matches!(self, Mode::Reflex | Mode::SemiReflex)
+    }
+}
+
+const SALT_ATT: [u64; 4] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x94D0_49BB_1331_11EB];
+const SALT_DEF: [u64; 4] = [0x85EB_CA77_C2B2_AE63, 0x27D4_EB2F_1656_67C5, 0xFF51_AFD7_ED55_8CCD, 0xBF58_476D_1CE4_E5B9];
 
 fn goal_salt(g: Goal) -> u64 {
     (g.code() + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
@@ -124,6 +138,20 @@ impl<'a, G: Game> Searcher<'a, G> {
         if attacker == (self.mode == Mode::Direct) { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
     }
 
+    /// `exact-`: the length a fact of the table holds for, in its key (0 otherwise: a fact
+    /// "wins within n" then holds for every longer length too).
+    #[inline]
+    fn length_salt(&self, n: u32) -> u64 {
+        if self.ctx.exact { (n as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D) } else { 0 }
+    }
+
+    /// Whether a defender that can reach the goal at once (so must, in reflex play) ends the
+    /// play as the attacker wants, with `n` of its moves left: always, except in exact play
+    /// before the last move.
+    fn early_goal_ok(&self, n: u32) -> bool {
+        !self.ctx.exact || n <= 1
+    }
+
     /// Cached bound lookup: Some(result) when the table decides.
     fn probe(&self, key: u64, n: u32) -> Option<bool> {
         let (win, fail) = unpack(self.ctx.tt.get(key)?);
@@ -167,7 +195,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if n == 1 && self.mode == Mode::Direct {
             return self.att_compute(p, n);
         }
-        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt;
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
@@ -182,7 +210,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Only a checking move can reach the goal: those are tested first, and searched
             // first; then the other moves (generated only when needed).
             let checks = self.checks(p);
-            result = checks.iter().any(|&m| self.goal_move(p, m));
+            result = (n == 1 || !self.ctx.exact) && checks.iter().any(|&m| self.goal_move(p, m));
             if !result && n > 1 {
                 result = self.first_win(p, &checks, n) || {
                     let mut quiet = self.moves(p);
@@ -206,12 +234,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         let moves = self.moves(p);
         match self.mode {
             Mode::Direct => {
-                result = moves.iter().any(|&m| self.goal_move(p, m));
+                result = (n == 1 || !self.ctx.exact) && moves.iter().any(|&m| self.goal_move(p, m));
                 if !result && n > 1 {
                     result = self.first_win(p, &moves, n);
                 }
             }
-            Mode::SelfPlay | Mode::Reflex => {
+            Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
                 let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
                 if !forced_goal {
                     result = self.first_win(p, &moves, n);
@@ -243,7 +271,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         // cache miss of its probe overlaps the search of the child before it.
         let mut rest = moves.iter().copied().filter(|&m| Some(m) != killer).peekable();
         let Some(&first) = rest.peek() else { return false };
-        let salt = SALT_DEF[self.mode as usize] ^ self.salt;
+        let salt = SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(self.budget_after(n));
         let mut bufs = [p.play(first), p.clone()];
         self.ctx.tt.prefetch(bufs[0].key() ^ salt);
         let mut i = 0;
@@ -268,7 +296,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt;
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
@@ -299,7 +327,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut tried = [None; 2];
         let mut result = true;
         'search: {
-            if self.mode != Mode::Reflex {
+            if !self.mode.defender_bound() {
                 for (j, k) in killers.into_iter().enumerate() {
                     let Some(k) = k.filter(|k| !checked(k)) else { continue };
                     let Some(r) = q.try_play(k) else { continue };
@@ -317,8 +345,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 result = false;
                 break 'search;
             }
-            if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal_move(q, d)) {
+            if self.mode.defender_bound() && moves.iter().any(|&d| self.goal_move(q, d)) {
                 self.give(moves);
+                result = self.early_goal_ok(n);
                 break 'search;
             }
             for &d in &moves {
@@ -374,8 +403,15 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn answered_pos(&mut self, q: &G, d: G::Move, r: &G, n: u32) -> bool {
         match self.mode {
             Mode::Direct => self.att(r, n),
+            Mode::SelfPlay if self.ctx.exact => {
+                if n <= 1 {
+                    self.goal(q, d, r)
+                } else {
+                    !self.goal(q, d, r) && self.att(r, n - 1)
+                }
+            }
             Mode::SelfPlay => self.goal(q, d, r) || (n > 1 && self.att(r, n - 1)),
-            Mode::Reflex => n > 1 && self.att(r, n - 1),
+            Mode::Reflex | Mode::SemiReflex => n > 1 && self.att(r, n - 1),
         }
     }
 
@@ -391,15 +427,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt;
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
         let moves = self.moves(q);
         let result = if moves.is_empty() {
             false
-        } else if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal_move(q, d)) {
-            true
+        } else if self.mode.defender_bound() && moves.iter().any(|&d| self.goal_move(q, d)) {
+            self.early_goal_ok(n)
         } else {
             let slot = (n as usize).min(63);
             // The checks (see `checks_first`), then the killers, alone first.
@@ -440,8 +476,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         let r = q.play(d);
         match self.mode {
             Mode::Direct => self.att_split(&r, n, lvl - 1),
+            Mode::SelfPlay if self.ctx.exact => {
+                if n <= 1 {
+                    self.goal(q, d, &r)
+                } else {
+                    !self.goal(q, d, &r) && self.att_split(&r, n - 1, lvl - 1)
+                }
+            }
             Mode::SelfPlay => self.goal(q, d, &r) || (n > 1 && self.att_split(&r, n - 1, lvl - 1)),
-            Mode::Reflex => n > 1 && self.att_split(&r, n - 1, lvl - 1),
+            Mode::Reflex | Mode::SemiReflex => n > 1 && self.att_split(&r, n - 1, lvl - 1),
         }
     }
 
@@ -457,14 +500,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt;
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n);
         if let Some(r) = self.probe(key, n) {
             return r;
         }
         let mut moves = self.moves(p);
         let goal_now = match self.mode {
+            // Exact direct play: a goal before the last move does not count (here n >= 2).
+            Mode::Direct if self.ctx.exact => false,
             Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal_move(p, m)),
-            Mode::SelfPlay => false,
+            Mode::SelfPlay | Mode::SemiReflex => false,
         };
         let result = if goal_now {
             // Direct play: a win at once; reflex play: the attacker must take the goal, so
@@ -510,6 +555,13 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn solves_root(&mut self, p: &G, m: G::Move, n: u32) -> bool {
         let q = p.play(m);
         match self.mode {
+            Mode::Direct if self.ctx.exact => {
+                if n == 1 {
+                    self.goal(p, m, &q)
+                } else {
+                    self.def_split(&q, n - 1, SPLIT_PLIES)
+                }
+            }
             Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def_split(&q, n - 1, SPLIT_PLIES)),
             _ => self.def_split(&q, n, SPLIT_PLIES),
         }
@@ -519,6 +571,13 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn solves(&mut self, p: &G, m: G::Move, n: u32) -> bool {
         let q = p.play(m);
         match self.mode {
+            Mode::Direct if self.ctx.exact => {
+                if n == 1 {
+                    self.goal(p, m, &q)
+                } else {
+                    self.def(&q, n - 1)
+                }
+            }
             Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def(&q, n - 1)),
             _ => self.def(&q, n),
         }
@@ -529,11 +588,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         let q = p.play(m);
         let mut out = Vec::new();
         let moves = self.moves(&q);
-        if self.mode == Mode::Reflex && moves.iter().any(|&d| self.goal_move(&q, d)) {
+        let budget = self.budget_after(n);
+        if self.mode.defender_bound() && moves.iter().any(|&d| self.goal_move(&q, d)) {
+            if !self.early_goal_ok(budget) {
+                // Exact play: the goal it must reach too early refutes.
+                out.extend(moves.iter().copied().filter(|&d| self.goal_move(&q, d)).take(limit + 1));
+            }
             self.give(moves);
             return out;
         }
-        let budget = self.budget_after(n);
         for &d in &moves {
             if !self.answered(&q, d, budget) {
                 out.push(d);
@@ -549,7 +612,9 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// The attacker's shortest winning continuations from `p` within `n`: (length, nodes).
     fn att_nodes(&mut self, p: &G, n: u32, opts: &SolveOptions) -> (u32, Vec<Node>) {
         let mut k = 0;
-        for len in 1..=n {
+        // Exact play: continuations of the full length only.
+        let shortest = if self.ctx.exact { n.max(1) } else { 1 };
+        for len in shortest..=n {
             if self.att(p, len) {
                 k = len;
                 break;
@@ -606,10 +671,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         };
         let mut threat_moves: Vec<String> = Vec::new();
         let reflex_forced = match self.mode {
-            Mode::Reflex => self.has_goal_move(q),
+            Mode::Reflex | Mode::SemiReflex => self.has_goal_move(q),
             // Self play: when every move of the defender reaches the goal, the play ends
-            // there (a short solution), without threat or zugzwang.
-            Mode::SelfPlay => b > 1 && self.all_moves_reach_goal(q),
+            // there (a short solution), without threat or zugzwang; not in exact play, where
+            // such a goal comes too early.
+            Mode::SelfPlay => b > 1 && !self.ctx.exact && self.all_moves_reach_goal(q),
             Mode::Direct => false,
         };
         if !opts.no_threat && !q.in_check() && threat_budget > 0 && !reflex_forced {
@@ -653,7 +719,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
                 dn.replies = cont;
             }
-            Mode::SelfPlay | Mode::Reflex => {
+            Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
+                if self.goal(q, d, &r) && !self.early_goal_ok(b) {
+                    return None; // exact play: the goal too early refutes
+                }
                 if threat.reflex_forced {
                     if !self.goal(q, d, &r) {
                         return None;
@@ -763,6 +832,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let mode = match stip.play {
         Play::Direct => Mode::Direct,
         Play::SelfPlay => Mode::SelfPlay,
+        Play::SemiReflex => Mode::SemiReflex,
         _ => Mode::Reflex,
     };
     let n = stip.moves;
@@ -853,7 +923,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let t = pos.pass();
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let moves = s.moves(&t);
-        let forced = mode == Mode::Reflex && moves.iter().any(|&d| t.play(d).goal_reached_by(&t, d, ctx.goal));
+        let forced = mode.defender_bound() && moves.iter().any(|&d| t.play(d).goal_reached_by(&t, d, ctx.goal));
         for &d in &moves {
             let r = t.play(d);
             let mut dn = Node::new(t.move_text_in(d, Lang::En, ctx.notation), s.node_mark(&t, d, &r, false), Role::Set);

@@ -1,15 +1,21 @@
-//! Help play (`h#n`, `h#n.5`, `hs#n` and the stalemate forms).
+//! Help play (`h#n`, `h#n.5`, `hs#n`, `reci-h#n` and the stalemate forms).
 //!
 //! Help play is exact for the goals of the position (`#`, `=`, `==`, `+`): every line has
 //! exactly the stipulated number of half-moves and only its last move reaches the goal. For
 //! the goals of the move (`x`, `~`, `z`, `ep`, `00`, `%`, `#=`, `!=`), as Popeye plays them, a
 //! line ends where its goal is reached: a side that reaches it earlier ends a shorter solution
 //! (`hx1.5`: `1...Rh2*h1 x`; `hsx2`: `1.h3-h4 a5*b4 x`, Black forced at once), and a line in
-//! which the other side reaches it on the way (`hs`) is no solution.
+//! which the other side reaches it on the way (`hs`) is no solution. Under `exact-` a line in
+//! which the goal is reached before its last move is no solution (`exact-hx2`).
+//!
+//! Reciprocal help play (`reci-h#n`, `reci-h(=)#n`): after n-1 moves of help play, Black
+//! (to move) can both reach its own goal in one move (the goal in brackets, else the same) and
+//! play a move after which White reaches the goal in one; both endings are written, as Popeye
+//! does (`1.… 2.X Y #` and `1.… 2.Z #`).
 
 use super::gate::Gate;
 use super::parallel::par_map;
-use super::tree::Line;
+use super::tree::{Line, LineMove, NULL_MOVE};
 use super::{Ctx, SolveOptions, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
@@ -39,6 +45,21 @@ enum Finish {
     Goal,
     /// The side to move is forced to reach the goal in one (`hs#`).
     Forced,
+    /// `reci-h`: the side to move can reach this goal in one, and can also play a move after
+    /// which the other side reaches the help goal in one.
+    Reci(Goal),
+}
+
+impl Finish {
+    /// A number for the table's keys.
+    fn tag(self) -> u64 {
+        match self {
+            Finish::Goal => 0,
+            Finish::Forced => 1,
+            // Reciprocal play takes the goals of the position only (codes 0 to 3): below 16.
+            Finish::Reci(g) => 2 + g.code(),
+        }
+    }
 }
 
 struct Helper<'a, G: Game> {
@@ -56,6 +77,11 @@ struct Helper<'a, G: Game> {
     /// Whether a line ends where its goal is reached (the goals of the move:
     /// [`Helper::early_end`]).
     early: bool,
+    /// `exact-`: a goal of the move reached before the end makes no solution.
+    exact: bool,
+    /// `NullMoves`: a side not in check may pass instead of moving, except at the last
+    /// half-move and right after a pass.
+    null: bool,
     salt: u64,
     _g: std::marker::PhantomData<G>,
 }
@@ -64,6 +90,13 @@ pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
     base ^ (goal.code() + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (k as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
         ^ kind.wrapping_mul(0x94D0_49BB_1331_11EB)
+}
+
+/// Whether the side to move in `q` can reach `goal` with one move.
+fn goal_in_one<G: Game>(q: &G, goal: Goal) -> bool {
+    let mut v = Vec::new();
+    q.moves(&mut v);
+    v.iter().any(|&m| q.play(m).goal_reached(goal))
 }
 
 /// Whether the side to move in `q` is forced to reach `goal` with its next move: it has a
@@ -79,7 +112,21 @@ impl<G: Game> Helper<'_, G> {
     fn finished(&self, p: &G, m: G::Move, q: &G) -> bool {
         match self.finish {
             Finish::Goal => q.goal_reached_by(p, m, self.goal),
+            _ => self.finished_at(q),
+        }
+    }
+
+    /// Whether a line of the forced or reciprocal kind ends well at `q` (neither depends on
+    /// the move that led there).
+    fn finished_at(&self, q: &G) -> bool {
+        match self.finish {
+            Finish::Goal => false,
             Finish::Forced => forced(q, self.goal),
+            Finish::Reci(own) => {
+                let mut v = Vec::new();
+                q.moves(&mut v);
+                v.iter().any(|&b| q.play(b).goal_reached(own)) && v.iter().any(|&b| goal_in_one(&q.play(b), self.goal))
+            }
         }
     }
 
@@ -93,24 +140,31 @@ impl<G: Game> Helper<'_, G> {
             return None;
         }
         match self.finish {
-            Finish::Goal => (k % 2 == 1 && q.goal_reached_by(p, m, self.goal)).then_some(true),
+            // Under `exact-` the goal reached early is a dead end (Popeye's `exact-hx2`).
+            Finish::Goal => (k % 2 == 1 && q.goal_reached_by(p, m, self.goal)).then_some(!self.exact),
             Finish::Forced if k.is_multiple_of(2) => q.goal_reached_by(p, m, self.goal).then_some(false),
+            // Under `exact-` a line with a forced goal on the way plays on to its full length.
+            Finish::Forced if self.exact => None,
             Finish::Forced => forced(q, self.goal).then_some(true),
+            // Reciprocal play takes the goals of the position only.
+            Finish::Reci(_) => None,
         }
     }
 
     /// Appends to `out` every line of exactly `k` half-moves from `p`; returns whether any.
-    /// `prefix` holds the moves so far, from the root.
+    /// `prefix` holds the moves so far, from the root (`None`: a null move).
     /// `judged`: the bound was already asked of `p`, by its parent's move filter. `plan`:
     /// the pictures still within reach ([`Game::plan`]); where there is one, it replaces the
     /// bound and the move filters (it cuts at least as much on the suite, for less), except
     /// the stalemate's own filters at the last two half-moves (the pictures know only the
     /// king's flights; those filters know that every other piece must be left without a move).
-    fn search(&self, p: &G, k: u32, judged: bool, plan: Option<&G::Plan>, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
+    fn search(&self, p: &G, k: u32, judged: bool, plan: Option<&G::Plan>, prefix: &mut Vec<Option<G::Move>>, out: &mut Vec<Line>) -> bool {
         if self.ctx.tick() {
             return false;
         }
-        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish as u64 + self.salt);
+        // After a null move the side to move may not pass again: another fact for the table.
+        let after_null = self.null && matches!(prefix.last(), Some(None));
+        let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish.tag() + self.salt + 16 * after_null as u64);
         if self.ctx.tt.get(key).is_some() {
             return false; // proven: no solution
         }
@@ -154,7 +208,7 @@ impl<G: Game> Helper<'_, G> {
         }
         let mut found = false;
         let probe = k >= 2 && self.ctx.tt.enabled();
-        let child_salt = salt(SALT_HELP, self.goal, k - 1, self.finish as u64 + self.salt);
+        let child_salt = salt(SALT_HELP, self.goal, k - 1, self.finish.tag() + self.salt);
         if probe {
             // The children's table slots prefetched first, so that the cache misses of
             // their probes overlap instead of coming one after the other.
@@ -180,25 +234,32 @@ impl<G: Game> Helper<'_, G> {
             let q = p.play(m);
             if k == 1 {
                 if self.finished(p, m, &q) {
-                    prefix.push(m);
+                    prefix.push(Some(m));
                     self.emit(prefix, &q, out);
                     prefix.pop();
                     found = true;
                 }
             } else if let Some(short) = self.early_end(p, m, &q, k) {
                 if short {
-                    prefix.push(m);
+                    prefix.push(Some(m));
                     self.emit(prefix, &q, out);
                     prefix.pop();
                     found = true;
                 }
             } else {
-                prefix.push(m);
+                prefix.push(Some(m));
                 if self.search(&q, k - 1, children_judged, child_plan.as_ref(), prefix, out) {
                     found = true;
                 }
                 prefix.pop();
             }
+        }
+        if self.null && k > 1 && !after_null && !p.in_check() {
+            prefix.push(None);
+            if self.search(&p.pass(), k - 1, false, None, prefix, out) {
+                found = true;
+            }
+            prefix.pop();
         }
         if !found && !self.ctx.is_stopped() {
             self.ctx.tt.put(key, 1, k as u8);
@@ -207,16 +268,44 @@ impl<G: Game> Helper<'_, G> {
     }
 
     /// Writes a finished line (`last` = the position after its last move).
-    fn emit(&self, prefix: &[G::Move], last: &G, out: &mut Vec<Line>) {
+    fn emit(&self, prefix: &[Option<G::Move>], last: &G, out: &mut Vec<Line>) {
         let mut line: Line = Vec::with_capacity(prefix.len() + 1);
         let mut p = self.root.clone();
         for (i, &m) in prefix.iter().enumerate() {
-            // The goal's own mark on the move that reaches it.
-            let goal_move = self.finish == Finish::Goal && i + 1 == prefix.len();
-            line.push(if goal_move { last_line_move(self.ctx, &p, m) } else { line_move(self.ctx, &p, m) });
-            p = p.play(m);
+            match m {
+                Some(m) => {
+                    // The goal's own mark on the move that reaches it.
+                    let goal_move = self.finish == Finish::Goal && i + 1 == prefix.len();
+                    line.push(if goal_move { last_line_move(self.ctx, &p, m) } else { line_move(self.ctx, &p, m) });
+                    p = p.play(m);
+                }
+                None => {
+                    line.push(LineMove::new(NULL_MOVE.into(), String::new()));
+                    p = p.pass();
+                }
+            }
         }
-        if self.finish == Finish::Forced {
+        if let Finish::Reci(own) = self.finish {
+            // The help play's last two half-moves, then Black's own move to its goal.
+            let mut v = Vec::new();
+            last.moves(&mut v);
+            for &b in &v {
+                let after = last.play(b);
+                let mut w = Vec::new();
+                after.moves(&mut w);
+                for &m in w.iter().filter(|&&m| after.play(m).goal_reached(self.goal)) {
+                    let mut l = line.clone();
+                    l.push(line_move(self.ctx, last, b));
+                    l.push(line_move(self.ctx, &after, m));
+                    out.push(l);
+                }
+            }
+            for &b in v.iter().filter(|&&b| last.play(b).goal_reached(own)) {
+                let mut l = line.clone();
+                l.push(line_move(self.ctx, last, b));
+                out.push(l);
+            }
+        } else if self.finish == Finish::Forced {
             // The forced last move(s) complete the line.
             let mut v = Vec::new();
             last.moves(&mut v);
@@ -233,50 +322,87 @@ impl<G: Game> Helper<'_, G> {
 
 /// Every help line of `plies` half-moves from `pos`.
 pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
-    let finish = if stip.play == Play::HelpSelf { Finish::Forced } else { Finish::Goal };
+    let finish = match (stip.play, stip.reci) {
+        (_, Some(own)) => Finish::Reci(own),
+        (Play::HelpSelf, None) => Finish::Forced,
+        _ => Finish::Goal,
+    };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
     let early = stip.goal.by_move();
-    let h = Helper::<G> { ctx, root: pos.clone(), goal: stip.goal, finish, bound, early, salt: 0, _g: std::marker::PhantomData };
+    let null = opts.null_moves;
+    let h = Helper::<G> {
+        ctx,
+        root: pos.clone(),
+        goal: stip.goal,
+        finish,
+        bound,
+        early,
+        exact: stip.exact,
+        null,
+        // Null moves and `exact-` change what a position's search finds: facts of their own.
+        salt: 32 * null as u64 + 64 * stip.exact as u64,
+        _g: std::marker::PhantomData,
+    };
     if plies == 0 {
-        return Vec::new();
+        // `reci-h#1`: the diagram itself is where the two endings are tested.
+        let mut out = Vec::new();
+        if finish != Finish::Goal && h.finished_at(pos) {
+            h.emit(&[], pos, &mut out);
+        }
+        return out;
     }
     // Split over the first two half-moves when the first level is narrow.
     let mut first = Vec::new();
     pos.moves(&mut first);
     let threads = rayon::current_num_threads();
-    let mut prefixes: Vec<Vec<G::Move>> = first.iter().map(|&m| vec![m]).collect();
+    // A null move (`None`) where `NullMoves` allows one.
+    let may_pass = |p: &G, left: u32, after_null: bool| null && left > 1 && !after_null && !p.in_check();
+    let mut first: Vec<Option<G::Move>> = first.into_iter().map(Some).collect();
+    if may_pass(pos, plies, false) {
+        first.push(None);
+    }
+    let mut prefixes: Vec<Vec<Option<G::Move>>> = first.iter().map(|&m| vec![m]).collect();
     if plies > 3 || (plies > 2 && prefixes.len() < 4 * threads) {
         let mut deeper = Vec::new();
         for &m in &first {
-            let q = pos.play(m);
-            if h.early_end(pos, m, &q, plies).is_some() {
+            let q = match m {
+                Some(m) => pos.play(m),
+                None => pos.pass(),
+            };
+            if let Some(m) = m
+                && h.early_end(pos, m, &q, plies).is_some()
+            {
                 // The line ends with its first move: not split further.
-                deeper.push(vec![m]);
+                deeper.push(vec![Some(m)]);
                 continue;
             }
             let mut second = Vec::new();
             q.moves(&mut second);
             for &m2 in &second {
-                deeper.push(vec![m, m2]);
+                deeper.push(vec![m, Some(m2)]);
+            }
+            if may_pass(&q, plies - 1, m.is_none()) {
+                deeper.push(vec![m, None]);
             }
         }
         prefixes = deeper;
     }
     // The pictures the lines can end in, worked out once and followed along each line.
     let mated = if plies % 2 == 1 { pos.to_move().opponent() } else { pos.to_move() };
-    let planned = bound && (stip.goal == Goal::Mate || plies >= STALEMATE_PLAN_PLIES);
+    // The pictures follow real moves only: none with null moves.
+    let planned = bound && !null && (stip.goal == Goal::Mate || plies >= STALEMATE_PLAN_PLIES);
     let root_plan = if planned { pos.plan(stip.goal, mated, plies / 2, plies.div_ceil(2)) } else { None };
     let total = prefixes.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
         GATE.set(Gate::default());
         let mut out = Vec::new();
-        let mut line: Vec<G::Move> = Vec::new();
+        let mut line: Vec<Option<G::Move>> = Vec::new();
         let mut p = pos.clone();
         let mut ok = true;
         let mut plan = root_plan.clone();
         for (i, &m) in pre.iter().enumerate() {
-            if let Some(pl) = &plan {
+            if let (Some(pl), Some(m)) = (&plan, m) {
                 match p.plan_after(pl, m) {
                     Some(c) => plan = Some(c),
                     None => {
@@ -285,16 +411,19 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
                     }
                 }
             }
-            let q = p.play(m);
+            let q = match m {
+                Some(m) => p.play(m),
+                None => p.pass(),
+            };
             line.push(m);
             if i as u32 + 1 == plies {
-                if h.finished(&p, m, &q) {
+                if m.is_some_and(|m| h.finished(&p, m, &q)) {
                     h.emit(&line, &q, &mut out);
                 }
                 ok = false;
                 break;
             }
-            if let Some(short) = h.early_end(&p, m, &q, plies - i as u32) {
+            if let Some(short) = m.and_then(|m| h.early_end(&p, m, &q, plies - i as u32)) {
                 if short {
                     h.emit(&line, &q, &mut out);
                 }

@@ -5,6 +5,8 @@
 //! - [`help`]: help play (`h#n`, `h#n.5`, `hs#n`): every line, short ones included.
 //! - [`series`]: series play (`ser-#n`, `ser-h#n`, `ser-s#n`, `ser-r#n`): every line, short
 //!   ones included.
+//! - [`parry`]: parry series play (`pser-#n`, `pser-h#n`, `phser-s#n`, …): series moves may
+//!   give check, the opponent parries.
 //! - [`tt`]: the shared transposition table; [`tree`]: the result types; `parallel`: the
 //!   rayon drivers.
 //!
@@ -19,7 +21,7 @@
 //! use feerie::solve::{solve, SolveOptions};
 //! // Mate in 1: Ra1-a8#.
 //! let p = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
-//! let stip = Stipulation { series: false, play: Play::Direct, goal: Goal::Mate, moves: 1, half: false };
+//! let stip = Stipulation::new(false, Play::Direct, Goal::Mate, 1, false);
 //! let r = solve(&p, &stip, &SolveOptions::default());
 //! assert_eq!(r.phases[0].keys.len(), 1);
 //! assert_eq!(r.phases[0].keys[0].mv, "Ra1-a8");
@@ -29,6 +31,7 @@ pub mod battle;
 pub mod gate;
 pub mod help;
 pub(crate) mod parallel;
+pub mod parry;
 pub mod series;
 pub mod tree;
 pub mod tt;
@@ -89,6 +92,9 @@ pub struct SolveOptions {
     pub post_key: bool,
     /// How the moves of the result are written (a game without that notation writes its own).
     pub notation: Notation,
+    /// `NullMoves`: in help play a side not in check may pass (not at the last half-move,
+    /// nor twice in a row); the pass is written [`tree::NULL_MOVE`].
+    pub null_moves: bool,
 }
 
 impl Default for SolveOptions {
@@ -112,6 +118,7 @@ impl Default for SolveOptions {
             tree: true,
             post_key: false,
             notation: Notation::Native,
+            null_moves: false,
         }
     }
 }
@@ -179,6 +186,8 @@ pub(crate) struct Ctx {
     pub(crate) notation: Notation,
     /// Whether only checking moves can reach the goal in this game ([`Game::needs_check`]).
     pub(crate) checks_only: bool,
+    /// `exact-`: play of the full length only.
+    pub(crate) exact: bool,
 }
 
 thread_local! {
@@ -274,6 +283,7 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         goal: stip.goal,
         notation: opts.notation,
         checks_only: pos.needs_check(stip.goal),
+        exact: stip.exact,
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
@@ -299,9 +309,14 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
 fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Phase {
     let mut ph = Phase::default();
     if stip.series {
-        let lines = series::series(ctx, pos, stip, opts);
-        let short = lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count();
-        (ph.lines, ph.short) = keep(lines, short, opts);
+        if stip.parry.is_some() {
+            // Parry series lines have no fixed length: none is short.
+            ph.lines = truncate(parry::parry_series(ctx, pos, stip, opts), opts.max_solutions);
+        } else {
+            let lines = series::series(ctx, pos, stip, opts);
+            let short = lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count();
+            (ph.lines, ph.short) = keep(lines, short, opts);
+        }
         if opts.set_play {
             ph.set_lines = truncate(series::series_set_play(ctx, pos, stip), opts.max_solutions);
         }
@@ -313,12 +328,12 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
             let (lines, short) = help_with_short(ctx, pos, stip, plies, opts);
             (ph.lines, ph.short) = keep(lines, short, opts);
             // Set play starts with the other side: none when the side to move is in check.
-            if opts.set_play && plies > 1 && !pos.in_check() {
+            if opts.set_play && plies > 1 && !pos.in_check() && stip.reci.is_none() {
                 let (lines, short) = help_with_short(ctx, &pos.pass(), stip, plies - 1, opts);
                 (ph.set_lines, ph.set_short) = keep(lines, short, opts);
             }
         }
-        Play::Direct | Play::SelfPlay | Play::Reflex => {
+        Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex => {
             let b = battle::solve(ctx, pos, stip, opts);
             ph.keys = b.keys;
             ph.tries = b.tries;
@@ -343,7 +358,12 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
 /// searches share them. With `StopOnShortSolutions` the first length that has lines ends the
 /// search when it is short. Popeye's `Intelligent` mode prints the same short solutions (its
 /// `h#3` above: the `h#1` and the three `h#2` first); the option changes nothing here.
+///
+/// `exact-` and reciprocal play (`reci-h#n`) have no short solutions: only the full length.
 fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> (Vec<Line>, usize) {
+    if stip.exact || stip.reci.is_some() {
+        return (help::help(ctx, pos, stip, plies, opts), 0);
+    }
     if stip.goal.by_move() {
         // The goals of the move end a line where they are reached: the full search finds the
         // shorter lines itself. Short ones first, shortest first.
@@ -385,8 +405,12 @@ fn keep(mut lines: Vec<Line>, mut short: usize, opts: &SolveOptions) -> (Vec<Lin
 }
 
 /// Half-moves of a help line: `2n` (`2n+1` for `n.5`); for `hs#n`, `2n-1` before the
-/// forced last move.
+/// forced last move; for `reci-h#n`, `2n-2` before the two endings.
 fn stip_plies(stip: &Stipulation) -> u32 {
+    if stip.reci.is_some() {
+        // `reci-h#n`: the help play before Black's last move, which ends both ways.
+        return (2 * stip.moves).saturating_sub(2);
+    }
     match stip.play {
         Play::HelpSelf => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
         _ => stip.help_plies(),

@@ -16,7 +16,7 @@ use crate::rules::{Game, Goal};
 const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum SeriesEnd {
+pub(super) enum SeriesEnd {
     /// `ser-#`: the series' last move reaches the goal.
     Direct,
     /// `ser-h#`: then the other side reaches it in one.
@@ -27,12 +27,14 @@ enum SeriesEnd {
     Reflex,
 }
 
-struct Series<'a, G: Game> {
-    ctx: &'a Ctx,
+pub(super) struct Series<'a, G: Game> {
+    pub(super) ctx: &'a Ctx,
     /// The position the series starts from (lines are written out from it when found).
-    root: G,
-    goal: Goal,
-    end: SeriesEnd,
+    pub(super) root: G,
+    pub(super) goal: Goal,
+    pub(super) end: SeriesEnd,
+    /// `exact-`: only series of the full length count.
+    pub(super) exact: bool,
 }
 
 thread_local! {
@@ -52,6 +54,16 @@ impl<G: Game> Series<'_, G> {
     fn endings(&self, p: &G, m: G::Move, q: &G) -> Option<Vec<LineMove>> {
         match self.end {
             SeriesEnd::Direct => q.goal_reached_by(p, m, self.goal).then(Vec::new),
+            _ => self.replies(q),
+        }
+    }
+
+    /// The replies that end a series after a move into `q`, for the goals of the position
+    /// (parry series, which take no goal of the move); `None` when the series does not end
+    /// there.
+    pub(super) fn endings_at(&self, q: &G) -> Option<Vec<LineMove>> {
+        match self.end {
+            SeriesEnd::Direct => q.goal_reached(self.goal).then(Vec::new),
             _ => self.replies(q),
         }
     }
@@ -173,7 +185,7 @@ impl<G: Game> Series<'_, G> {
             return false;
         }
         // The table first: a probe costs less than the bound.
-        let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64);
+        let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64 + 8 * self.exact as u64);
         if self.ctx.tt.get(key).is_some() || (plan.is_none() && self.goal_unreachable(p, k)) {
             return false;
         }
@@ -214,6 +226,8 @@ impl<G: Game> Series<'_, G> {
             };
             let q = p.play(m);
             prefix.push(m);
+            // `exact-`: only the last series move may end the series.
+            let may_end = may_end && (!self.exact || k == 1);
             let ended = match if may_end { self.endings(p, m, &q) } else { None } {
                 Some(ends) => {
                     self.push_endings(prefix, ends, out);
@@ -237,18 +251,19 @@ impl<G: Game> Series<'_, G> {
     }
 }
 
-fn series_end(stip: &Stipulation) -> SeriesEnd {
+pub(super) fn series_end(stip: &Stipulation) -> SeriesEnd {
     match stip.play {
         Play::Direct => SeriesEnd::Direct,
         Play::Help => SeriesEnd::Help,
         Play::SelfPlay | Play::HelpSelf => SeriesEnd::SelfPlay,
-        Play::Reflex => SeriesEnd::Reflex,
+        // Semi-reflex series play is refused by the stipulation reader.
+        Play::Reflex | Play::SemiReflex => SeriesEnd::Reflex,
     }
 }
 
 /// Every series line from `pos` (series side to move).
 pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Vec<Line> {
-    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip) };
+    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip), exact: stip.exact };
     let k = stip.moves;
     let mut first = Vec::new();
     pos.moves(&mut first);
@@ -270,7 +285,9 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
         if plan.as_ref().is_some_and(|pl| pl.is_none()) {
             // No picture can be reached in time after this move.
         } else {
-            let ended = match s.endings(pos, m, &q) {
+            // `exact-`: only the last series move may end the series.
+            let may_end = !s.exact || k == 1;
+            let ended = match if may_end { s.endings(pos, m, &q) } else { None } {
                 Some(ends) => {
                     s.push_endings(&prefix, ends, &mut out);
                     true
@@ -301,7 +318,7 @@ pub(crate) fn series_moves(stip: &Stipulation, line: &Line) -> u32 {
 
 /// Set play of a series problem: the other side's closing move(s) at once.
 pub(crate) fn series_set_play<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation) -> Vec<Line> {
-    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip) };
+    let s = Series { ctx, root: pos.clone(), goal: stip.goal, end: series_end(stip), exact: false };
     if s.end == SeriesEnd::Direct || pos.in_check() {
         return Vec::new();
     }

@@ -79,13 +79,22 @@ pub struct LineMove {
     /// What fairy conditions did in the move, read from its text.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub effects: Vec<Effect>,
+    /// Parry series play: the opponent's answer to a check within the series (not one of
+    /// the series moves, so not numbered).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub parry: bool,
 }
 
 impl LineMove {
     /// A line move; its effects are read from the text.
     pub fn new(mv: String, mark: String) -> LineMove {
         let effects = Effect::all_in(&mv);
-        LineMove { mv, mark, effects }
+        LineMove { mv, mark, effects, parry: false }
+    }
+
+    /// The move as a parry ([`LineMove::parry`]).
+    pub fn as_parry(self) -> LineMove {
+        LineMove { parry: true, ..self }
     }
 }
 
@@ -169,6 +178,10 @@ impl Effect {
         out
     }
 }
+
+/// The text of a null move (`NullMoves`) in a line; Popeye writes it `...` where the move would
+/// stand (`2.Kg7*g8 ...   3.Rb7-g7`).
+pub const NULL_MOVE: &str = "...";
 
 /// A full help or series line.
 pub type Line = Vec<LineMove>;
