@@ -454,26 +454,7 @@ fn pieces(map: &Mapping, fault: &dyn Fn(&str, String) -> ProblemError, carry: &m
 /// The twins as `Twin` lines (`ZeroPosition` for a twin `a`): labels must follow Popeye's
 /// order (b, c, …), which Popeye gives them.
 fn twins(v: &Value, fault: &dyn Fn(&str, String) -> ProblemError) -> Result<Vec<String>, ProblemError> {
-    let mut entries: Vec<(String, String)> = Vec::new();
-    match untag(v) {
-        Value::Null => {}
-        Value::Mapping(m) => {
-            for (k, t) in m {
-                let label = scalar(k).unwrap_or_default().trim().trim_end_matches(')').to_string();
-                let text = match untag(t) {
-                    Value::Sequence(_) => texts(t, false).join(" "),
-                    t => scalar(t).unwrap_or_default(),
-                };
-                entries.push((label, text));
-            }
-        }
-        Value::Sequence(s) => {
-            for (i, t) in s.iter().enumerate() {
-                entries.push((((b'b' + (i as u8).min(24)) as char).to_string(), scalar(t).unwrap_or_default()));
-            }
-        }
-        t => entries.extend(scalar(t).map(|s| ("b".to_string(), s))),
-    }
+    let entries = super::load::twin_entries(v);
     let mut out = Vec::new();
     let zero = entries.first().is_some_and(|(l, _)| l == "a");
     for (i, (label, text)) in entries.iter().enumerate() {

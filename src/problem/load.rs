@@ -612,8 +612,9 @@ pub(crate) fn position_message(e: &PositionError) -> String {
     }
 }
 
-fn read_twins(ctx: &Ctx, map: &Mapping, rules: Rules, unsupported: &mut Vec<String>) -> Result<Vec<Twin>, Fault> {
-    let Some(v) = field(map, "twins") else { return Ok(Vec::new()) };
+/// The twins of a YAML `twins:` field as (label, text): a mapping gives its labels, a list
+/// is labelled `b`, `c`, … in order, a single text is twin `b`.
+pub(crate) fn twin_entries(v: &Value) -> Vec<(String, String)> {
     let mut entries: Vec<(String, String)> = Vec::new();
     match untag(v) {
         Value::Null => {}
@@ -633,12 +634,14 @@ fn read_twins(ctx: &Ctx, map: &Mapping, rules: Rules, unsupported: &mut Vec<Stri
                 entries.push((label, scalar(t).unwrap_or_default()));
             }
         }
-        t => {
-            if let Some(s) = scalar(t) {
-                entries.push(("b".into(), s));
-            }
-        }
+        t => entries.extend(scalar(t).map(|s| ("b".to_string(), s))),
     }
+    entries
+}
+
+fn read_twins(ctx: &Ctx, map: &Mapping, rules: Rules, unsupported: &mut Vec<String>) -> Result<Vec<Twin>, Fault> {
+    let Some(v) = field(map, "twins") else { return Ok(Vec::new()) };
+    let entries = twin_entries(v);
     let mut out: Vec<Twin> = Vec::new();
     for (i, (label, text)) in entries.into_iter().enumerate() {
         let place = ctx.loc.key(&["twins", &label]).unwrap_or_else(|| ctx.loc.find(&["twins"], &text));

@@ -522,6 +522,12 @@ pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang:
         lines.push(crate::report::text::reserve_line(res, lang));
     }
     lines.push(String::new());
+    // A zero position (the diagram is not solved, the twins begin with `a`): Popeye's word,
+    // as its outputs print it, before the twins.
+    if p.twins.first().is_some_and(|t| t.label == "a") {
+        lines.push(if lang == Lang::De { "NullStellung" } else { "zeroposition" }.to_string());
+        lines.push(String::new());
+    }
     let twins = variants.len() > 1;
     for (i, (v, r)) in variants.iter().zip(records).enumerate() {
         if twins {

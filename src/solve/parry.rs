@@ -20,7 +20,7 @@
 
 use super::help::{forced, salt};
 use super::parallel::par_map;
-use super::series::{Series, SeriesEnd, series_end};
+use super::series::{Series, SeriesEnd, push_with_ends, series_end};
 use super::tree::{Line, LineMove};
 use super::{Ctx, SolveOptions, line_move};
 use crate::problem::stipulation::{Parry, Stipulation};
@@ -92,15 +92,7 @@ impl<G: Game> ParrySeries<'_, G> {
             p = p.play(m);
             after_series_move = !parry;
         }
-        if ends.is_empty() {
-            out.push(line);
-        } else {
-            for e in ends {
-                let mut l = line.clone();
-                l.push(e);
-                out.push(l);
-            }
-        }
+        push_with_ends(out, line, ends);
     }
 
     // ----- Help parries: every line. -----

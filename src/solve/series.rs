@@ -121,15 +121,7 @@ impl<G: Game> Series<'_, G> {
                 p = p.pass();
             }
         }
-        if ends.is_empty() {
-            out.push(line);
-        } else {
-            for e in ends {
-                let mut l = line.clone();
-                l.push(e);
-                out.push(l);
-            }
-        }
+        push_with_ends(out, line, ends);
     }
 
     /// Whether no series of up to `k` moves from `p` (series side to move) can end in mate
@@ -327,5 +319,19 @@ pub(crate) fn series_set_play<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation) -
     match s.replies(&q) {
         Some(ends) => ends.into_iter().map(|e| vec![e]).collect(),
         None => Vec::new(),
+    }
+}
+
+/// Pushes a series line, once for each of the other side's replies that end it (`ends`), or
+/// alone when nothing follows it.
+pub(crate) fn push_with_ends(out: &mut Vec<Line>, line: Line, ends: Vec<LineMove>) {
+    if ends.is_empty() {
+        out.push(line);
+        return;
+    }
+    for e in ends {
+        let mut l = line.clone();
+        l.push(e);
+        out.push(l);
     }
 }
