@@ -120,7 +120,9 @@ fn help_lines(p: &Position, plies: u32, g: G, prefix: &mut Vec<String>, out: &mu
             if goal(&q, g) {
                 out.insert(prefix.clone());
             }
-        } else {
+        } else if !(g == G::Check && plies % 2 == 1 && goal(&q, g)) {
+            // Check ends help play where it is given (Popeye's `h+2` has no line that checks
+            // on the way): such a line is a shorter one, found at its own length.
             help_lines(&q, plies - 1, g, prefix, out);
         }
         prefix.pop();

@@ -61,6 +61,13 @@ impl Goal {
         !matches!(self, Goal::Mate | Goal::Stalemate | Goal::DoubleStalemate | Goal::Check)
     }
 
+    /// Whether help play ends where the goal is reached, so that a line that reaches it
+    /// before its last move is a short solution and goes no further: the goals of the move,
+    /// and check (Popeye's `h+2` has no line that checks on the way).
+    pub fn ends_help_play(self) -> bool {
+        self.by_move() || self == Goal::Check
+    }
+
     /// A number that tells goals apart, for transposition-table salts (the target square
     /// included).
     pub fn code(self) -> u64 {

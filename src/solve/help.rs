@@ -328,7 +328,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         _ => Finish::Goal,
     };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
-    let early = stip.goal.by_move();
+    let early = stip.goal.ends_help_play();
     let null = opts.null_moves;
     let h = Helper::<G> {
         ctx,

@@ -364,8 +364,8 @@ fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     if stip.exact || stip.reci.is_some() {
         return (help::help(ctx, pos, stip, plies, opts), 0);
     }
-    if stip.goal.by_move() {
-        // The goals of the move end a line where they are reached: the full search finds the
+    if stip.goal.ends_help_play() {
+        // The goals of the move (and check) end a line where they are reached: the full search finds the
         // shorter lines itself. Short ones first, shortest first.
         let mut lines = help::help(ctx, pos, stip, plies, opts);
         lines.sort_by_key(|l| l.len());
