@@ -554,41 +554,64 @@ impl FairyPosition {
 
     /// The walks of an orphan on `s` owned by `owner`: the kinds of the enemy pieces that
     /// attack it, where an enemy orphan attacks with the walks it has itself (computed to a
-    /// fixed point).
+    /// fixed point). When several are asked of one position, [`Self::orphan_walk_table`] once.
     pub(crate) fn orphan_walks(&self, s: Square, owner: Owner) -> u64 {
-        // walks[i] for every orphan on the board, grown until nothing changes.
-        let orphans: ArrayVec<(Square, FPiece), 64> =
-            Squares(self.occupied()).filter_map(|q| self.board[q.index()].filter(|p| p.kind == Kind::Orphan).map(|p| (q, p))).collect();
+        let _ = owner;
+        self.orphan_walk_table()[s.index()]
+    }
+
+    /// The walks of every orphan on the board, by square (0 where there is none): first the
+    /// kinds of the other enemy pieces that attack it, each asked once, then the walks enemy
+    /// orphans lend each other, grown until nothing changes.
+    pub(crate) fn orphan_walk_table(&self) -> [u64; 64] {
         let mut walks = [0u64; 64];
-        loop {
-            let mut changed = false;
-            for &(q, op) in &orphans {
-                let mut w = walks[q.index()];
-                for a in Squares(self.occupied()) {
-                    let Some(ap) = self.board[a.index()] else { continue };
-                    if ap.owner == op.owner && ap.owner != Owner::Neutral {
-                        continue;
-                    }
-                    let kinds = if ap.kind == Kind::Orphan { walks[a.index()] } else { 1u64 << ap.kind as u64 };
-                    let have = w;
-                    for k in Kind::ALL.iter().copied().filter(|k| kinds & (1 << *k as u64) != 0 && have & (1 << *k as u64) == 0) {
-                        let mover = ap.owner.color().unwrap_or(self.side);
-                        if self.reaches(a, k, mover, q) {
-                            w |= 1 << k as u64;
+        let occ = self.occupied();
+        let orphans: ArrayVec<(Square, Owner), 64> =
+            Squares(occ).filter_map(|q| self.board[q.index()].filter(|p| p.kind == Kind::Orphan).map(|p| (q, p.owner))).collect();
+        if orphans.is_empty() {
+            return walks;
+        }
+        let enemies = |a: Owner, b: Owner| a != b || a == Owner::Neutral;
+        let mover_of = |o: Owner| o.color().unwrap_or(self.side);
+        for &(q, owner) in &orphans {
+            let mut w = 0u64;
+            for a in Squares(occ) {
+                let Some(ap) = self.board[a.index()] else { continue };
+                let bit = 1u64 << ap.kind as u64;
+                if ap.kind == Kind::Orphan || w & bit != 0 || !enemies(ap.owner, owner) {
+                    continue;
+                }
+                if self.reaches(a, ap.kind, mover_of(ap.owner), q) {
+                    w |= bit;
+                }
+            }
+            walks[q.index()] = w;
+        }
+        if orphans.len() > 1 {
+            loop {
+                let mut changed = false;
+                for &(q, owner) in &orphans {
+                    for &(a, by) in &orphans {
+                        if !enemies(by, owner) {
+                            continue;
+                        }
+                        let mut new = walks[a.index()] & !walks[q.index()];
+                        while new != 0 {
+                            let k = Kind::from_index(new.trailing_zeros() as usize);
+                            new &= new - 1;
+                            if self.reaches(a, k, mover_of(by), q) {
+                                walks[q.index()] |= 1u64 << k as u64;
+                                changed = true;
+                            }
                         }
                     }
                 }
-                if w != walks[q.index()] {
-                    walks[q.index()] = w;
-                    changed = true;
+                if !changed {
+                    break;
                 }
             }
-            if !changed {
-                break;
-            }
         }
-        let _ = owner;
-        walks[s.index()]
+        walks
     }
 
     /// Whether a piece of walk `k` on `from` (moved by `mover`) could capture on `target`.
@@ -645,6 +668,8 @@ impl FairyPosition {
     pub(crate) fn pseudo_moves(&self, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
         let occ = self.occupied();
         let capturable = self.capturable(mover);
+        // The orphans' walks, computed once for all of them when the first one moves.
+        let mut orphan_table: Option<[u64; 64]> = None;
         for from in Squares(self.movable(mover)) {
             let Some(p) = self.board[from.index()] else { continue };
             if p.kind == Kind::Dummy {
@@ -653,8 +678,11 @@ impl FairyPosition {
             // Paralysis is asked only of a piece that has a move here (it is the dearer
             // test): its moves are taken back when it is paralysed.
             let mark = out.len();
-            let walks: u64 =
-                if p.kind == Kind::Orphan { self.orphan_walks(from, p.owner) } else { 1 << self.walk_of(from, p, mover) as u64 };
+            let walks: u64 = if p.kind == Kind::Orphan {
+                orphan_table.get_or_insert_with(|| self.orphan_walk_table())[from.index()]
+            } else {
+                1 << self.walk_of(from, p, mover) as u64
+            };
             let may_capture = self.conditions.iter().all(|c| c.may_capture(self, from, p, mover));
             let mut walk_set = walks;
             while walk_set != 0 {
