@@ -746,7 +746,7 @@ impl FairyPosition {
                     }
                 });
                 let via = (cfrom != from).then_some(cfrom);
-                for (t, v) in caps {
+                for &(t, v) in caps.iter() {
                     emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via });
                 }
                 // En passant.
@@ -804,7 +804,7 @@ impl FairyPosition {
         for c in self.conditions.iter() {
             c.expand(self, p, mover, &mut buf);
         }
-        for m in buf {
+        for &m in buf.iter() {
             if self.conditions.iter().all(|c| c.allows(self, p, mover, &m)) && !out.is_full() {
                 out.push(m);
             }
@@ -875,6 +875,15 @@ impl FairyPosition {
     /// Plays a pseudo-legal move (steps 5): the piece moves, its victim goes, then the
     /// conditions' effects.
     pub fn make_move(&self, m: FMove) -> FairyPosition {
+        let mut q = self.make_move_unkeyed(m);
+        q.hash = q.compute_hash();
+        q
+    }
+
+    /// [`Self::make_move`] without the position's key, which keeps its parent's: for the
+    /// positions that are only asked whether a move is legal (most of those made), never
+    /// stored or compared.
+    pub(crate) fn make_move_unkeyed(&self, m: FMove) -> FairyPosition {
         let mut q = *self;
         let us = self.side;
         q.ep = None;
@@ -931,7 +940,6 @@ impl FairyPosition {
             c.after(self, &m, &mut q);
         }
         q.side = us.opponent();
-        q.hash = q.compute_hash();
         q
     }
 
@@ -950,8 +958,8 @@ impl FairyPosition {
         let us = self.side;
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
-        for m in pseudo {
-            let q = self.make_move(m);
+        for &m in pseudo.iter() {
+            let q = self.make_move_unkeyed(m);
             if !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
                 out.push(m);
             }
@@ -1082,7 +1090,7 @@ impl Game for FairyPosition {
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
         pseudo.iter().any(|&m| {
-            let q = self.make_move(m);
+            let q = self.make_move_unkeyed(m);
             !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q))
         })
     }

@@ -26,8 +26,8 @@ fn has_legal_move(pos: &FairyPosition) -> bool {
     let mut pseudo = FMoveList::new();
     pos.pseudo_moves(us, None, &mut pseudo);
     let mut checking = Vec::new();
-    for m in pseudo {
-        let q = pos.make_move(m);
+    for &m in pseudo.iter() {
+        let q = pos.make_move_unkeyed(m);
         if q.royal_attacked(us) {
             continue;
         }

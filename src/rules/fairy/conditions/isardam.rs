@@ -70,6 +70,6 @@ impl Hooks for Isardam {
         if let Some(c) = pos.piece_at(m.from).and_then(|p| p.owner.color()) {
             mover.side = c;
         }
-        !self.clash(&mover.make_move(*m))
+        !self.clash(&mover.make_move_unkeyed(*m))
     }
 }
