@@ -670,9 +670,20 @@ impl FairyPosition {
         let capturable = self.capturable(mover);
         // The orphans' walks, computed once for all of them when the first one moves.
         let mut orphan_table: Option<[u64; 64]> = None;
+        // Asked for the captures of one square (is it attacked?) under conditions that leave
+        // captures where the pieces' own walks make them, a piece whose walk cannot reach the
+        // square is passed over before any condition is asked.
+        let target = only_victim.filter(|_| self.conditions.iter().all(|c| c.plain_captures())).map(|v| 1u64 << v.0);
         for from in Squares(self.movable(mover)) {
             let Some(p) = self.board[from.index()] else { continue };
             if p.kind == Kind::Dummy {
+                continue;
+            }
+            if let Some(t) = target
+                && !p.is_pawn()
+                && p.kind != Kind::Orphan
+                && self.fast_attacks(from, p.kind, occ).is_some_and(|a| a & t == 0)
+            {
                 continue;
             }
             // Paralysis is asked only of a piece that has a move here (it is the dearer

@@ -12,6 +12,9 @@ use crate::rules::fairy::FairyPosition;
 pub(crate) struct Annan;
 
 impl Hooks for Annan {
+    fn plain_captures(&self) -> bool {
+        false
+    }
     fn walk(&self, pos: &FairyPosition, s: Square, p: FPiece, mover: Color) -> Option<Kind> {
         let c = p.owner.color().unwrap_or(mover);
         let behind = match c {

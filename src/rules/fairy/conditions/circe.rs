@@ -137,6 +137,10 @@ fn parrain_target(before: &FairyPosition, m: &FMove) -> Option<(FPiece, Square)>
 }
 
 impl Hooks for Rebirth {
+    fn plain_captures(&self) -> bool {
+        // Mars Circe captures from the rebirth square.
+        *self != Rebirth::Mars
+    }
     fn capture_origin(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color) -> Option<Option<Square>> {
         if *self != Rebirth::Mars {
             return None;

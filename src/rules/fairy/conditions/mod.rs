@@ -48,6 +48,14 @@ pub trait Hooks {
         let _ = (pos, from, p, mover);
         None
     }
+    /// Whether this condition leaves every piece capturing by its own walk from its own
+    /// square, and only so: it sets none of [`Hooks::walk`], [`Hooks::capture_origin`] and
+    /// [`Hooks::extra_moves`] in a way that moves a capture elsewhere. The test of an
+    /// attacked square then passes over the pieces whose walk cannot reach it before any
+    /// condition is asked. A condition that sets one of those hooks must answer `false`.
+    fn plain_captures(&self) -> bool {
+        true
+    }
     /// Step 3: moves the condition adds for the piece on `from` (Make&Take's captures);
     /// with `only_victim`, only captures of that square.
     fn extra_moves(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
@@ -225,6 +233,9 @@ impl Hooks for Condition {
     }
     fn extra_moves(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
         self.hooks().extra_moves(pos, from, p, mover, only_victim, out)
+    }
+    fn plain_captures(&self) -> bool {
+        self.hooks().plain_captures()
     }
     fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
         self.hooks().expand(pos, p, mover, moves)

@@ -78,6 +78,9 @@ impl Hooks for TakeMake {
 }
 
 impl Hooks for MakeTake {
+    fn plain_captures(&self) -> bool {
+        false
+    }
     fn capture_origin(&self, _pos: &FairyPosition, _from: Square, _p: FPiece, _mover: Color) -> Option<Option<Square>> {
         // Captures are made only by `extra_moves`.
         Some(None)
