@@ -8,10 +8,8 @@
 //! ```
 
 use feerie::piece::Lang;
-use feerie::popeye_output::{OutputSection, TwinVerdict, compare_problem, feerie_section, output_language, split_output};
+use feerie::popeye_output::{Judgement, OutputSection, is_orthodox, judge, output_language, split_output};
 use feerie::problem::{Loaded, Problem, load_path};
-use feerie::record::VerdictKind;
-use feerie::solve::SolveOptions;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -77,30 +75,6 @@ fn protocol_name(text: &str) -> Option<String> {
     })
 }
 
-/// Whether a problem is orthodox chess: only the six chess pieces of the two sides, no fairy
-/// condition (Réserve counts as one); options, goals and stipulation forms may be anything.
-/// A problem not supported yet is orthodox when no reason names a condition, a piece or a
-/// colour.
-fn is_orthodox(l: &Loaded) -> bool {
-    match l {
-        Loaded::Ready(p) => p.variants().is_ok_and(|vs| {
-            vs.iter().all(|v| match &v.position {
-                feerie::problem::GamePosition::Chess(pos) => {
-                    let board = pos.to_fen();
-                    let board = board.split(' ').next().unwrap_or_default();
-                    !v.options.reserve.any() && board.chars().all(|c| !c.is_ascii_alphabetic() || "kqrbnpKQRBNP".contains(c))
-                }
-                _ => false,
-            })
-        }),
-        Loaded::Unsupported { reason, .. } => {
-            let r = reason.to_lowercase();
-            !["condition", "piece", "colour", "neutral", "hole"].iter().any(|w| r.contains(w))
-        }
-        Loaded::Invalid(_) => false,
-    }
-}
-
 /// One problem's outcome.
 struct Outcome {
     file: String,
@@ -111,24 +85,17 @@ struct Outcome {
     kind: Option<String>,
 }
 
-fn solve_with_limit(p: &Problem, timeout: Duration) -> Option<Vec<feerie::record::Record>> {
+/// Judges a problem in a thread of its own, abandoned when the solver does not stop in time
+/// (it stops itself at the deadline of each twin; it is left a little longer to notice).
+fn judge_with_limit(p: &Problem, section: &OutputSection, lang: Lang, timeout: Duration) -> Option<Option<Judgement>> {
     let (tx, rx) = mpsc::channel();
-    // With `MaxSolutions`, Popeye's first solutions need not be feerie's first ones: feerie
-    // solves in full, and Popeye's must be among its solutions (`compare_within`).
-    let mut p2 = p.clone();
-    p2.options.max_solutions = None;
-    let opts = SolveOptions { timeout: Some(timeout), ..SolveOptions::default() };
     let twins = p.twins.len() as u32 + 1;
+    let (p, section) = (p.clone(), section.clone());
     std::thread::spawn(move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| feerie::verify::check_problem(&p2, &opts)));
-        let _ = tx.send(r);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| judge(&p, &section, lang, timeout)));
+        let _ = tx.send(r.ok());
     });
-    // The solver stops itself at the deadline (per twin); leave it a little longer to notice.
-    match rx.recv_timeout(timeout * twins + Duration::from_secs(3)) {
-        Ok(Ok(r)) => Some(r),
-        Ok(Err(_)) => Some(Vec::new()),
-        Err(_) => None,
-    }
+    rx.recv_timeout(timeout * twins + Duration::from_secs(3)).ok()
 }
 
 fn run_problem(
@@ -139,55 +106,35 @@ fn run_problem(
     verbose: bool,
 ) -> (&'static str, String, Option<String>) {
     let Some(section) = section else { return ("no output", "Popeye's output has no section for it".into(), None) };
-    let variants = match p.variants() {
-        Ok(v) => v,
-        Err(e) => return ("invalid", e.to_string(), None),
+    let judgement = match judge_with_limit(p, section, lang, timeout) {
+        None => return ("timed out", "abandoned: the solver did not stop".into(), None),
+        Some(None) => return ("invalid", "the solver panicked".into(), None),
+        Some(Some(j)) => j,
     };
-    let Some(records) = solve_with_limit(p, timeout) else {
-        return ("timed out", "abandoned: the solver did not stop".into(), None);
-    };
-    if records.is_empty() {
-        return ("invalid", "the solver panicked".into(), None);
-    }
-    if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::TimedOut) {
-        return ("timed out", format!("twin {}: {}", r.twin, r.reason), None);
-    }
-    if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::Invalid) {
-        return ("invalid", r.reason.clone(), None);
-    }
-    if records.len() != variants.len() {
-        return ("invalid", format!("{} records for {} twins", records.len(), variants.len()), None);
-    }
-    // Feerie's side goes through the text of `--format popeye`, read back by the same parser.
-    let ours = feerie_section(p, &variants, &records, lang);
-    for (label, verdict) in compare_problem(&variants, &ours, section) {
-        match verdict {
-            TwinVerdict::Same => {}
-            TwinVerdict::NoPopeyeTwin => {
-                return ("differs", format!("twin {label}: Popeye printed no such twin"), Some("no such twin in Popeye".into()));
+    match judgement {
+        Judgement::Same => ("same", String::new(), None),
+        Judgement::TimedOut(r) => ("timed out", r, None),
+        Judgement::Invalid(r) => ("invalid", r, None),
+        Judgement::Differs { twin, difference: d, feerie_lines } => {
+            let mut s = format!("twin {twin}: {}", d.kind);
+            if !d.path.is_empty() {
+                s.push_str(&format!("\n      under: {}", d.path.join(" / ")));
             }
-            TwinVerdict::Differs(d) => {
-                let mut s = format!("twin {label}: {}", d.kind);
-                if !d.path.is_empty() {
-                    s.push_str(&format!("\n      under: {}", d.path.join(" / ")));
+            s.push_str(&format!("\n      popeye: {}", d.popeye.as_deref().unwrap_or("—")));
+            s.push_str(&format!("\n      feerie: {}", d.feerie.as_deref().unwrap_or("—")));
+            if verbose {
+                s.push_str("\n    --- popeye:\n");
+                for l in section.twin(&twin).map(|t| t.lines.as_slice()).unwrap_or_default() {
+                    s.push_str(&format!("    |{l}\n"));
                 }
-                s.push_str(&format!("\n      popeye: {}", d.popeye.as_deref().unwrap_or("—")));
-                s.push_str(&format!("\n      feerie: {}", d.feerie.as_deref().unwrap_or("—")));
-                if verbose {
-                    s.push_str("\n    --- popeye:\n");
-                    for l in section.twin(&label).map(|t| t.lines.as_slice()).unwrap_or_default() {
-                        s.push_str(&format!("    |{l}\n"));
-                    }
-                    s.push_str("    --- feerie:\n");
-                    for l in ours.twin(&label).map(|t| t.lines.as_slice()).unwrap_or_default() {
-                        s.push_str(&format!("    |{l}\n"));
-                    }
+                s.push_str("    --- feerie:\n");
+                for l in &feerie_lines {
+                    s.push_str(&format!("    |{l}\n"));
                 }
-                return ("differs", s, Some(d.kind));
             }
+            ("differs", s, Some(d.kind))
         }
     }
-    ("same", String::new(), None)
 }
 
 fn main() {
@@ -276,7 +223,6 @@ fn main() {
     println!("\ntotal wall time: {:.1} s", start.elapsed().as_secs_f64());
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run_file(
     path: &Path,
     shown: &str,

@@ -32,7 +32,7 @@
 //! ```
 
 use crate::piece::Lang;
-use crate::problem::{Problem, Variant};
+use crate::problem::{Loaded, Problem, Variant};
 use crate::record::Record;
 
 /// The solution Popeye printed for one twin (or for a problem without twins, label `a`).
@@ -439,6 +439,100 @@ pub fn compare_problem(variants: &[Variant], feerie: &OutputSection, popeye: &Ou
 pub fn feerie_section(p: &Problem, variants: &[Variant], records: &[Record], lang: Lang) -> OutputSection {
     let text = crate::report::popeye::problem_text(p, variants, records, lang);
     split_output(&text).into_iter().next().unwrap_or(OutputSection { header: Vec::new(), twins: Vec::new(), partial: false })
+}
+
+/// How a problem came out against Popeye's recorded output ([`judge`]).
+#[derive(Clone, Debug)]
+pub enum Judgement {
+    /// Every twin the same as Popeye's.
+    Same,
+    /// The first twin that differs, its first difference, and feerie's lines for that twin.
+    Differs {
+        /// The twin's label.
+        twin: String,
+        /// The first difference.
+        difference: Difference,
+        /// Feerie's solution of that twin, as it would print it in Popeye's layout.
+        feerie_lines: Vec<String>,
+    },
+    /// The solver reached its time limit (the record's reason).
+    TimedOut(String),
+    /// The problem is invalid for feerie (a twin fails, or the solver says so).
+    Invalid(String),
+}
+
+/// Solves a problem of Popeye's suite in full, with `timeout` for each twin, and compares it
+/// with Popeye's recorded output for it (`section`, in `lang`) through the text of
+/// `--format popeye`. With `MaxSolutions`, Popeye's first solutions need not be feerie's
+/// first ones: feerie solves in full and Popeye's must be among its solutions.
+pub fn judge(p: &Problem, section: &OutputSection, lang: Lang, timeout: std::time::Duration) -> Judgement {
+    use crate::record::VerdictKind;
+    let variants = match p.variants() {
+        Ok(v) => v,
+        Err(e) => return Judgement::Invalid(e.to_string()),
+    };
+    let mut full = p.clone();
+    full.options.max_solutions = None;
+    let opts = crate::solve::SolveOptions { timeout: Some(timeout), ..crate::solve::SolveOptions::default() };
+    let records = crate::verify::check_problem(&full, &opts);
+    if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::TimedOut) {
+        return Judgement::TimedOut(format!("twin {}: {}", r.twin, r.reason));
+    }
+    if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::Invalid) {
+        return Judgement::Invalid(r.reason.clone());
+    }
+    if records.len() != variants.len() {
+        return Judgement::Invalid(format!("{} records for {} twins", records.len(), variants.len()));
+    }
+    let ours = feerie_section(p, &variants, &records, lang);
+    for (label, verdict) in compare_problem(&variants, &ours, section) {
+        let difference = match verdict {
+            TwinVerdict::Same => continue,
+            TwinVerdict::NoPopeyeTwin => Difference {
+                path: Vec::new(),
+                popeye: None,
+                feerie: None,
+                kind: "no such twin in Popeye".into(),
+            },
+            TwinVerdict::Differs(d) => d,
+        };
+        let feerie_lines = ours.twin(&label).map(|t| t.lines.clone()).unwrap_or_default();
+        return Judgement::Differs { twin: label, difference, feerie_lines };
+    }
+    Judgement::Same
+}
+
+/// Whether a problem is orthodox chess: only the six chess pieces of the two sides, no fairy
+/// condition (Réserve counts as one); options, goals and stipulation forms may be anything.
+/// A problem not supported yet is orthodox when no reason names a condition, a piece or a
+/// colour.
+///
+/// ```
+/// use feerie::popeye_output::is_orthodox;
+/// let loaded = feerie::problem::load_popeye_str("beginproblem stipulation #2 pieces white kc1 qd1 black ka1 endproblem", "x.inp");
+/// assert!(is_orthodox(&loaded[0]));
+/// ```
+pub fn is_orthodox(l: &Loaded) -> bool {
+    match l {
+        Loaded::Ready(p) => p.variants().is_ok_and(|vs| {
+            vs.iter().all(|v| match &v.position {
+                crate::problem::GamePosition::Chess(pos) => {
+                    let board = pos.to_fen();
+                    let board = board.split(' ').next().unwrap_or_default();
+                    !v.options.reserve.any()
+                        && v.options.conditions.is_empty()
+                        && v.options.holes == 0
+                        && board.chars().all(|c| !c.is_ascii_alphabetic() || "kqrbnpKQRBNP".contains(c))
+                }
+                _ => false,
+            })
+        }),
+        Loaded::Unsupported { reason, .. } => {
+            let r = reason.to_lowercase();
+            !["condition", "piece", "colour", "neutral", "hole"].iter().any(|w| r.contains(w))
+        }
+        Loaded::Invalid(_) => false,
+    }
 }
 
 #[cfg(test)]

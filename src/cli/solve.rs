@@ -141,7 +141,7 @@ impl SearchArgs {
 /// Arguments of `feerie solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Problem files (YAML).
+    /// Problem files: YAML (`.yaml`, `.yml`, `.olv`) or Popeye input (`.inp`, or any file whose content is Popeye's).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Search settings and output.
