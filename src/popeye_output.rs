@@ -488,12 +488,7 @@ pub fn judge(p: &Problem, section: &OutputSection, lang: Lang, timeout: std::tim
     for (label, verdict) in compare_problem(&variants, &ours, section) {
         let difference = match verdict {
             TwinVerdict::Same => continue,
-            TwinVerdict::NoPopeyeTwin => Difference {
-                path: Vec::new(),
-                popeye: None,
-                feerie: None,
-                kind: "no such twin in Popeye".into(),
-            },
+            TwinVerdict::NoPopeyeTwin => Difference { path: Vec::new(), popeye: None, feerie: None, kind: "no such twin in Popeye".into() },
             TwinVerdict::Differs(d) => d,
         };
         let feerie_lines = ours.twin(&label).map(|t| t.lines.clone()).unwrap_or_default();

@@ -65,6 +65,7 @@ fn build(
         squares: [[None; 8]; 8],
         side,
         rights: [false; 4],
+        unmoved: [false; 6],
         ep: ep.map(|(f, r)| ((f, r), (f, if side == Color::White { r - 1 } else { r + 1 }))),
         promotions: promotion_choices(pieces),
         conds: conds.to_vec(),
@@ -83,6 +84,7 @@ fn build(
     {
         b.rights[i] = castling & bit != 0 && b.at(king) == Some((color, Kind::King)) && b.at(rook) == Some((color, Kind::Rook));
     }
+    b.init_unmoved();
     (FairyPosition::from_setup(&setup), b)
 }
 

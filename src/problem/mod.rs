@@ -394,10 +394,11 @@ impl Problem {
             .filter_map(|(i, p)| p.map(|p| (crate::geometry::Square(i as u8), FPiece::new(Owner::of(p.color), p.kind))))
             .collect();
         pieces.extend(neutral);
-        let chess_pieces: Vec<_> = board.iter().enumerate().filter_map(|(i, p)| p.map(|p| (crate::geometry::Square(i as u8), p))).collect();
         let side = first_mover(&stipulation, &options);
+        // As from the diagram: the rights the squares allow (the rules keep those whose pieces
+        // stand there, or may be reborn there).
         let setup = FairySetup {
-            castling: board::default_castling(&chess_pieces) & self.castling_allowed,
+            castling: self.castling_allowed,
             pieces,
             holes: position.holes(),
             side: Some(side),

@@ -64,6 +64,12 @@ pub struct Board {
     pub side: Color,
     /// White king side, White queen side, Black king side, Black queen side.
     pub rights: [bool; 4],
+    /// Under a rebirth rule, whether the piece of each castling square (e1, h1, a1, e8, h8,
+    /// a8) counts as unmoved: nothing has left or been taken there since the diagram (which
+    /// gives it to the squares of its rights), or a king or rook of its side was reborn
+    /// there (Popeye). A reborn piece brings back the right of a pair whose two squares
+    /// are then unmoved.
+    pub unmoved: [bool; 6],
     /// The square a pawn crossed with its double step on the last move, and where it stands.
     pub ep: Option<(Sq, Sq)>,
     /// What pawns promote to.
@@ -599,8 +605,58 @@ impl Board {
         out
     }
 
+    /// The castling squares, in the order of [`Board::unmoved`], with the piece that
+    /// castles from each.
+    pub const HOMES: [(Sq, Color, Kind); 6] = [
+        ((4, 0), Color::White, Kind::King),
+        ((7, 0), Color::White, Kind::Rook),
+        ((0, 0), Color::White, Kind::Rook),
+        ((4, 7), Color::Black, Kind::King),
+        ((7, 7), Color::Black, Kind::Rook),
+        ((0, 7), Color::Black, Kind::Rook),
+    ];
+
+    /// [`Board::unmoved`] as the diagram's rights give it: a rook's square with its right, a
+    /// king's square with either right of its side.
+    pub fn init_unmoved(&mut self) {
+        let r = self.rights;
+        self.unmoved = [r[0] || r[1], r[0], r[1], r[2] || r[3], r[2], r[3]];
+    }
+
     /// Plays a move with the conditions' effects; `None` when AntiCirce forbids it.
     pub fn play(&self, m: &RMove) -> Option<Board> {
+        let b = self.play_pieces(m)?;
+        Some(self.reborn_rights(m, b))
+    }
+
+    /// Under a rebirth rule: the castling squares the move touched lose their unmoved
+    /// piece, and a king or rook reborn on its own square makes it unmoved again, with the
+    /// right of each pair whose two squares are now unmoved.
+    fn reborn_rights(&self, m: &RMove, mut b: Board) -> Board {
+        let rebirth = self.conds.iter().any(|c| matches!(c, Cond::Circe(_) | Cond::AntiCirce(_)));
+        if !rebirth {
+            return b;
+        }
+        for (i, &(s, _, _)) in Self::HOMES.iter().enumerate() {
+            if [Some(m.from), Some(m.to), m.victim, m.rook].contains(&Some(s)) {
+                b.unmoved[i] = false;
+            }
+        }
+        for (i, &(s, c, k)) in Self::HOMES.iter().enumerate() {
+            if b.at(s) == Some((c, k)) && self.at(s) != Some((c, k)) && m.to != s {
+                b.unmoved[i] = true;
+                for (right, king, rook) in [(0, 0, 1), (1, 0, 2), (2, 3, 4), (3, 3, 5)] {
+                    if (i == king || i == rook) && b.unmoved[king] && b.unmoved[rook] {
+                        b.rights[right] = true;
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    /// [`Board::play`] without the rights regained by rebirth.
+    fn play_pieces(&self, m: &RMove) -> Option<Board> {
         let mut b = self.clone();
         let c = self.side;
         b.ep = None;

@@ -222,6 +222,10 @@ pub struct FairyPosition {
     pub(crate) holes: u64,
     pub(crate) side: Color,
     pub(crate) castling: u8,
+    /// The castling squares whose piece has moved away or been taken ([`HOME`] order: e1,
+    /// h1, a1, e8, h8, a8, one bit each): under a rebirth rule a king or rook reborn on its
+    /// square brings a right back only with its partner's square untouched.
+    pub(crate) lost: u8,
     /// En passant: (the crossed square, the square of the pawn that crossed it).
     pub(crate) ep: Option<(Square, Square)>,
     /// Parrain Circe: the piece waiting for its rebirth and the square it was taken on.
@@ -238,6 +242,7 @@ impl PartialEq for FairyPosition {
             && self.holes == o.holes
             && self.side == o.side
             && self.castling == o.castling
+            && self.lost == o.lost
             && self.ep == o.ep
             && self.pending == o.pending
     }
@@ -278,6 +283,7 @@ impl FairyPosition {
             holes: setup.holes,
             side: setup.side.unwrap_or(Color::White),
             castling: 0,
+            lost: 0,
             ep: None,
             pending: None,
             promotions: (1 << Kind::Queen as u64) | (1 << Kind::Rook as u64) | (1 << Kind::Bishop as u64) | (1 << Kind::Knight as u64),
@@ -326,6 +332,18 @@ impl FairyPosition {
             let king_ok = rebirth || p.board[king as usize] == Some(FPiece::new(owner, Kind::King));
             if setup.castling & bit != 0 && king_ok && corner_ok {
                 p.castling |= bit;
+            } else if rebirth {
+                // No right: the rook's square counts as touched, and the king's when the
+                // side has no right at all (a reborn piece brings back only what the
+                // diagram gave).
+                p.lost |= home_bit(Square(rook));
+            }
+        }
+        if p.conditions.rebirth().is_some() {
+            for (rights, king) in [(castle::WK | castle::WQ, 4u8), (castle::BK | castle::BQ, 60)] {
+                if p.castling & rights == 0 {
+                    p.lost |= home_bit(Square(king));
+                }
             }
         }
         if let Some(ep) = setup.ep {
@@ -359,6 +377,9 @@ impl FairyPosition {
             h ^= z.side;
         }
         h ^= z.castling[self.castling as usize & 15];
+        if self.lost != 0 {
+            h ^= z.castling[self.lost as usize & 15].rotate_left(23) ^ z.castling[self.lost as usize >> 4].rotate_left(47);
+        }
         if let Some((e, _)) = self.ep {
             h ^= z.ep[(e.0 % 8) as usize];
         }
@@ -935,11 +956,24 @@ impl FairyPosition {
             Color::White => castle::WK | castle::WQ,
             Color::Black => castle::BK | castle::BQ,
         };
+        // The `lost` squares matter only under a rebirth rule (and are kept only there).
+        let rebirth = self.conditions.rebirth().is_some();
+        let side_bits = |c: Color| {
+            if !rebirth {
+                0
+            } else if c == Color::White {
+                0b000111u8
+            } else {
+                0b111000
+            }
+        };
         for s in [m.from].into_iter().chain(m.rook) {
             q.castling &= !(CASTLE_MASK[s.index()] & own);
+            q.lost |= home_bit(s) & side_bits(us);
         }
         for s in [m.to].into_iter().chain(m.victim) {
             q.castling &= !(CASTLE_MASK[s.index()] & !own);
+            q.lost |= home_bit(s) & side_bits(us.opponent());
         }
         // The effects on the moving piece where it lands (colour changes) come before those
         // that move it away (AntiCirce), so that the order the conditions are given in does
@@ -949,6 +983,24 @@ impl FairyPosition {
         }
         for c in self.conditions.iter().filter(|c| matches!(c, Condition::Rebirth(_))) {
             c.after(self, &m, &mut q);
+        }
+        // A king or rook reborn on its initial square counts as unmoved there (Popeye): the
+        // right comes back when the partner's square is untouched too.
+        if rebirth {
+            let mut reborn = 0u8;
+            for (i, &(s, c, kind)) in HOME.iter().enumerate() {
+                let piece = Some(FPiece::new(Owner::of(c), kind));
+                if q.board[s] == piece && self.board[s] != piece && m.to.index() != s {
+                    q.lost &= !(1 << i);
+                    reborn |= 1 << i;
+                }
+            }
+            for (bit, king, rook) in [(castle::WK, 0, 1), (castle::WQ, 0, 2), (castle::BK, 3, 4), (castle::BQ, 3, 5)] {
+                let pair = 1 << king | 1 << rook;
+                if reborn & pair != 0 && q.lost & pair == 0 {
+                    q.castling |= bit;
+                }
+            }
         }
         q.side = us.opponent();
         q
@@ -1053,6 +1105,31 @@ impl FairyPosition {
 }
 
 /// Castling rights lost when a square is left or entered.
+/// The squares of castling, in the order of a fairy position's `lost` bits: each with the
+/// side and kind that castle from it.
+const HOME: [(usize, Color, Kind); 6] = [
+    (4, Color::White, Kind::King),
+    (7, Color::White, Kind::Rook),
+    (0, Color::White, Kind::Rook),
+    (60, Color::Black, Kind::King),
+    (63, Color::Black, Kind::Rook),
+    (56, Color::Black, Kind::Rook),
+];
+
+/// The `lost` bit of a castling square, 0 for the other squares.
+#[inline]
+fn home_bit(s: Square) -> u8 {
+    match s.0 {
+        4 => 1,
+        7 => 2,
+        0 => 4,
+        60 => 8,
+        63 => 16,
+        56 => 32,
+        _ => 0,
+    }
+}
+
 const CASTLE_MASK: [u8; 64] = {
     let mut m = [0u8; 64];
     m[0] = castle::WQ;
