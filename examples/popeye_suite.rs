@@ -223,6 +223,7 @@ fn main() {
     println!("\ntotal wall time: {:.1} s", start.elapsed().as_secs_f64());
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_file(
     path: &Path,
     shown: &str,
