@@ -49,6 +49,12 @@ pub struct Options {
     pub no_bk: bool,
     /// `NullMoves`: in help play a side may pass (a null move).
     pub null_moves: bool,
+    /// `Quodlibet`: in self and reflex play the attacker may also reach the goal itself
+    /// ([`crate::solve::SolveOptions::quodlibet`]).
+    pub quodlibet: bool,
+    /// `CastlingMutuallyExclusive a1h8 …`: pairs of a white and a black castling of which at
+    /// most one is possible ([`castle::exclusive_pair`] bits); playing one takes the other.
+    pub castling_exclusive: u8,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -83,6 +89,8 @@ impl Default for Options {
             no_wk: false,
             no_bk: false,
             null_moves: false,
+            quodlibet: false,
+            castling_exclusive: 0,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -113,11 +121,19 @@ impl Options {
         flag(self.no_wk, "NoWk");
         flag(self.no_bk, "NoBk");
         flag(self.null_moves, "NullMoves");
+        flag(self.quodlibet, "Quodlibet");
         if self.defence != 1 {
             v.push(format!("Defence {}", self.defence));
         }
         if let Some(t) = self.threat {
             v.push(format!("Threat {t}"));
+        }
+        for (w, ws) in [(castle::WQ, "a1"), (castle::WK, "h1")] {
+            for (b, bs) in [(castle::BQ, "a8"), (castle::BK, "h8")] {
+                if self.castling_exclusive & castle::exclusive_pair(w, b) != 0 {
+                    v.push(format!("CastlingMutuallyExclusive {ws}{bs}"));
+                }
+            }
         }
         if let Some(m) = self.max_solutions {
             v.push(format!("MaxSolutions {m}"));
@@ -181,12 +197,10 @@ pub struct OptionFault {
 
 /// Popeye options that feerie does not support yet (they change what is solved).
 pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
-    "Quodlibet",
     "GoalIsEnd",
     "KeepMatingPiece",
     "MaxFlightsquares",
     "NonTrivial",
-    "CastlingMutuallyExclusive",
     "StartMoveNumber",
     "UpToMoveNumber",
     "Search",
@@ -633,6 +647,8 @@ const SUPPORTED_NAMES: &[&str] = &[
     "intelligent",
     "stoponshortsolutions",
     "postkeyplay",
+    "quodlibet",
+    "castlingmutuallyexclusive",
 ];
 
 /// Squares written together (`g7g6g5`) or apart (`g7 g6 g5`); `None` if the word holds
@@ -707,6 +723,30 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 "postkeyplay" => o.post_key_play = true,
                 "stoponshortsolutions" => o.stop_on_short = true,
                 "nullmoves" | "nullmove" => o.null_moves = true,
+                "quodlibet" => o.quodlibet = true,
+                "castlingmutuallyexclusive" => {
+                    let sqs = square_arguments(&words, &mut i, "option 'CastlingMutuallyExclusive'")?;
+                    let right = |s: Square| match crate::position::sq_name(s) {
+                        "a1" => castle::WQ,
+                        "h1" => castle::WK,
+                        "a8" => castle::BQ,
+                        "h8" => castle::BK,
+                        _ => 0,
+                    };
+                    let pair = match sqs.as_slice() {
+                        [a, b] => castle::exclusive_pair(right(*a), right(*b)) | castle::exclusive_pair(right(*b), right(*a)),
+                        _ => 0,
+                    };
+                    if pair == 0 {
+                        return Err(OptionFault {
+                            message: "option 'CastlingMutuallyExclusive' needs the squares of a white and a black rook in their \
+                                      corners, e.g. 'CastlingMutuallyExclusive a1h8'"
+                                .into(),
+                            word: words[i].to_string(),
+                        });
+                    }
+                    o.castling_exclusive |= pair;
+                }
                 "hole" | "holes" | "trou" | "loch" => {
                     let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
                     for s in &sqs {
@@ -880,7 +920,7 @@ mod tests {
         assert_eq!(p.options.reserve, ReserveRule { white: true, black: false });
         let p = parse(&["EnPassant g7 g6 g5"]).unwrap();
         assert_eq!(p.en_passant.map(|e| crate::position::sq_name(e.crossed)), Some("g6"));
-        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk", "Quodlibet"]).unwrap();
+        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk", "GoalIsEnd"]).unwrap();
         assert_eq!(p.unsupported.len(), 1);
         assert!(p.options.variations && p.options.no_wk && p.options.no_bk && p.options.null_moves);
         assert_eq!(p.options.keywords(), ["Variations", "NoWk", "NoBk", "NullMoves"]);

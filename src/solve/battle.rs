@@ -135,7 +135,28 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// ([`end_mark`]) when it is the move that reaches the goal, the attacker's in direct
     /// play, the defender's in self and reflex play.
     fn node_mark(&self, p: &G, m: G::Move, q: &G, attacker: bool) -> String {
-        if attacker == (self.mode == Mode::Direct) { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
+        let ends = if attacker { self.mode == Mode::Direct || self.quodlibet() } else { self.mode != Mode::Direct };
+        if ends { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
+    }
+
+    /// `Quodlibet` in self or reflex play: the attacker may reach the goal itself.
+    #[inline]
+    fn quodlibet(&self) -> bool {
+        self.ctx.quodlibet && self.mode != Mode::Direct
+    }
+
+    /// Whether attacker move `m` from `p` (to `q`), with `n` attacker moves left, ends the
+    /// play won under `Quodlibet`: it reaches the goal itself (in exact play only as the
+    /// last move).
+    #[inline]
+    fn quodlibet_goal(&self, p: &G, m: G::Move, q: &G, n: u32) -> bool {
+        self.quodlibet() && (n == 1 || !self.ctx.exact) && self.goal(p, m, q)
+    }
+
+    /// Reflex play under `Quodlibet`: whether attacker move `m` from `p` is barred because it
+    /// does not reach the goal where another move does (the attacker must then take it).
+    fn quodlibet_barred(&mut self, p: &G, m: G::Move, q: &G) -> bool {
+        self.quodlibet() && self.mode == Mode::Reflex && !self.goal(p, m, q) && self.has_goal_move(p)
     }
 
     /// `exact-`: the length a fact of the table holds for, in its key (0 otherwise: a fact
@@ -240,9 +261,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
-                let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
-                if !forced_goal {
-                    result = self.first_win(p, &moves, n);
+                if self.quodlibet() && (n == 1 || !self.ctx.exact) && moves.iter().any(|&m| self.goal_move(p, m)) {
+                    // `Quodlibet`: the attacker reaches the goal itself.
+                    result = true;
+                } else {
+                    let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
+                    if !forced_goal {
+                        result = self.first_win(p, &moves, n);
+                    }
                 }
             }
         }
@@ -509,12 +535,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Exact direct play: a goal before the last move does not count (here n >= 2).
             Mode::Direct if self.ctx.exact => false,
             Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal_move(p, m)),
-            Mode::SelfPlay | Mode::SemiReflex => false,
+            Mode::SelfPlay | Mode::SemiReflex => self.quodlibet() && !self.ctx.exact && moves.iter().any(|&m| self.goal_move(p, m)),
         };
         let result = if goal_now {
-            // Direct play: a win at once; reflex play: the attacker must take the goal, so
-            // it cannot win in the stipulated way.
-            self.mode == Mode::Direct
+            // Direct play (and `Quodlibet`): a win at once; reflex play: the attacker must
+            // take the goal, so it cannot win in the stipulated way.
+            self.mode == Mode::Direct || self.quodlibet()
         } else {
             if self.mode == Mode::Direct && self.ctx.checks_only {
                 // Checks first, as in the sequential search.
@@ -563,6 +589,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def_split(&q, n - 1, SPLIT_PLIES)),
+            _ if self.quodlibet() => {
+                self.quodlibet_goal(p, m, &q, n) || (!self.quodlibet_barred(p, m, &q) && self.def_split(&q, n, SPLIT_PLIES))
+            }
             _ => self.def_split(&q, n, SPLIT_PLIES),
         }
     }
@@ -579,6 +608,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def(&q, n - 1)),
+            _ if self.quodlibet() => self.quodlibet_goal(p, m, &q, n) || (!self.quodlibet_barred(p, m, &q) && self.def(&q, n)),
             _ => self.def(&q, n),
         }
     }
@@ -660,7 +690,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// move having solved within `n`; `reached`: the move reached the goal.
     fn fill_after_attack(&mut self, node: &mut Node, q: &G, reached: bool, n: u32, opts: &SolveOptions, par: bool) {
         let b = self.budget_after(n);
-        if self.mode == Mode::Direct && (b == 0 || reached) {
+        if (self.mode == Mode::Direct && (b == 0 || reached)) || (reached && self.quodlibet()) {
             return;
         }
         // Threat: what the attacker does if the defender passes.
@@ -858,7 +888,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.
-    let root_forced = mode == Mode::Reflex && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
+    let root_forced = mode == Mode::Reflex && !ctx.quodlibet && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
     let rootf = |&m: &G::Move| {
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let out = if root_forced {

@@ -95,6 +95,9 @@ pub struct SolveOptions {
     /// `NullMoves`: in help play a side not in check may pass (not at the last half-move,
     /// nor twice in a row); the pass is written [`tree::NULL_MOVE`].
     pub null_moves: bool,
+    /// `Quodlibet`: in self and reflex play (`s#n`, `r#n`, `semi-r#n`) the attacker may also
+    /// reach the goal itself, within its n moves, as in direct play (see [`battle`]).
+    pub quodlibet: bool,
 }
 
 impl Default for SolveOptions {
@@ -119,6 +122,7 @@ impl Default for SolveOptions {
             post_key: false,
             notation: Notation::Native,
             null_moves: false,
+            quodlibet: false,
         }
     }
 }
@@ -188,6 +192,8 @@ pub(crate) struct Ctx {
     pub(crate) checks_only: bool,
     /// `exact-`: play of the full length only.
     pub(crate) exact: bool,
+    /// `Quodlibet` ([`SolveOptions::quodlibet`]).
+    pub(crate) quodlibet: bool,
 }
 
 thread_local! {
@@ -284,6 +290,7 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         notation: opts.notation,
         checks_only: pos.needs_check(stip.goal),
         exact: stip.exact,
+        quodlibet: opts.quodlibet,
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
