@@ -310,6 +310,12 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
                     out.push(word);
                 }
                 after_attack(out, &shown, 1, lang);
+                // The defences that refute it (the diagram does not work), each followed by
+                // Popeye's `refutes.`.
+                for r in &shown.refutations {
+                    out.push(format!("{}{}", defence_number(1), node_text(r, lang)));
+                    out.push(format!("        {}", words(lang).refutes));
+                }
             } else {
                 key(out, &shown, is_try, lang);
             }

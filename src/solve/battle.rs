@@ -616,19 +616,24 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Defences refuting attacker move `m` (at most `limit + 1` are collected).
     fn refutations(&mut self, p: &G, m: G::Move, n: u32, limit: usize) -> Vec<G::Move> {
         let q = p.play(m);
+        self.refutations_at(&q, self.budget_after(n), limit)
+    }
+
+    /// Defences from `q` (defender to move, `budget` as in [`Self::def`]) after which the
+    /// attacker fails (at most `limit + 1` are collected).
+    fn refutations_at(&mut self, q: &G, budget: u32, limit: usize) -> Vec<G::Move> {
         let mut out = Vec::new();
-        let moves = self.moves(&q);
-        let budget = self.budget_after(n);
-        if self.mode.defender_bound() && moves.iter().any(|&d| self.goal_move(&q, d)) {
+        let moves = self.moves(q);
+        if self.mode.defender_bound() && moves.iter().any(|&d| self.goal_move(q, d)) {
             if !self.early_goal_ok(budget) {
                 // Exact play: the goal it must reach too early refutes.
-                out.extend(moves.iter().copied().filter(|&d| self.goal_move(&q, d)).take(limit + 1));
+                out.extend(moves.iter().copied().filter(|&d| self.goal_move(q, d)).take(limit + 1));
             }
             self.give(moves);
             return out;
         }
         for &d in &moves {
-            if !self.answered(&q, d, budget) {
+            if !self.answered(q, d, budget) {
                 out.push(d);
                 if out.len() > limit {
                     break;
@@ -874,14 +879,26 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
             Mode::Direct => n > 1 && s.def(pos, n - 1),
             _ => s.def(pos, n),
         };
-        let mut keys = Vec::new();
-        if works {
+        let (mut keys, mut tries) = (Vec::new(), Vec::new());
+        if mode != Mode::Direct || n > 1 {
             let mut node = Node::new("...".into(), String::new(), Role::Key);
             // The diagram is after an unknown key: it reached no goal.
             s.fill_after_attack(&mut node, pos, false, n, opts, true);
-            keys.push(node);
+            if works {
+                keys.push(node);
+            } else if !ctx.is_stopped() {
+                // A defence refutes: Popeye shows the play all the same, each refutation
+                // followed by `refutes.`; the diagram is then a try.
+                node.role = Role::Try;
+                node.refutations = s
+                    .refutations_at(pos, s.budget_after(n), usize::MAX - 1)
+                    .iter()
+                    .map(|&d| Node::new(pos.move_text_in(d, Lang::En, ctx.notation), s.node_mark(pos, d, &pos.play(d), false), Role::Refutation))
+                    .collect();
+                tries.push(node);
+            }
         }
-        return BattleResult { keys, tries: Vec::new(), set_play: Vec::new() };
+        return BattleResult { keys, tries, set_play: Vec::new() };
     }
     let mut first = Vec::new();
     pos.moves(&mut first);
@@ -969,7 +986,10 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                 }
                 _ => {
                     if r.goal_reached_by(&t, d, ctx.goal) {
-                        true
+                        // In self play a set move that reaches the goal at once is a short
+                        // line, which Popeye shows only in `s#1`; in reflex play the defender
+                        // must take it, and it is shown.
+                        mode != Mode::SelfPlay || n <= 1
                     } else if forced || n <= 1 {
                         false
                     } else {
