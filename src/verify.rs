@@ -136,6 +136,8 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         post_key: o.post_key_play,
         null_moves: o.null_moves,
         quodlibet: o.quodlibet,
+        mates_in_1: o.mates_in_1,
+        trivial_tries_avoid: o.trivial_tries_avoid,
         ..base.clone()
     }
 }

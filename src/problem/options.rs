@@ -55,6 +55,11 @@ pub struct Options {
     /// `CastlingMutuallyExclusive a1h8 …`: pairs of a white and a black castling of which at
     /// most one is possible ([`castle::exclusive_pair`] bits); playing one takes the other.
     pub castling_exclusive: u8,
+    /// `MatesIn1`: show the self-play defences that reach the goal at once
+    /// ([`crate::solve::SolveOptions::mates_in_1`]).
+    pub mates_in_1: bool,
+    /// `TrivialTriesAvoid`: no try that gives check.
+    pub trivial_tries_avoid: bool,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -91,6 +96,8 @@ impl Default for Options {
             null_moves: false,
             quodlibet: false,
             castling_exclusive: 0,
+            mates_in_1: false,
+            trivial_tries_avoid: false,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -122,6 +129,8 @@ impl Options {
         flag(self.no_bk, "NoBk");
         flag(self.null_moves, "NullMoves");
         flag(self.quodlibet, "Quodlibet");
+        flag(self.mates_in_1, "MatesIn1");
+        flag(self.trivial_tries_avoid, "TrivialTriesAvoid");
         if self.defence != 1 {
             v.push(format!("Defence {}", self.defence));
         }
@@ -209,8 +218,6 @@ pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
     "LastCapture",
     "ZeroPosition",
     "SolveKey",
-    "TrivialTriesAvoid",
-    "MatesIn1",
 ];
 
 /// Popeye options that only change Popeye's output: accepted and ignored.
@@ -649,6 +656,8 @@ const SUPPORTED_NAMES: &[&str] = &[
     "postkeyplay",
     "quodlibet",
     "castlingmutuallyexclusive",
+    "matesin1",
+    "trivialtriesavoid",
 ];
 
 /// Squares written together (`g7g6g5`) or apart (`g7 g6 g5`); `None` if the word holds
@@ -724,6 +733,8 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 "stoponshortsolutions" => o.stop_on_short = true,
                 "nullmoves" | "nullmove" => o.null_moves = true,
                 "quodlibet" => o.quodlibet = true,
+                "matesin1" => o.mates_in_1 = true,
+                "trivialtriesavoid" => o.trivial_tries_avoid = true,
                 "castlingmutuallyexclusive" => {
                     let sqs = square_arguments(&words, &mut i, "option 'CastlingMutuallyExclusive'")?;
                     let right = |s: Square| match crate::position::sq_name(s) {

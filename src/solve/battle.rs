@@ -764,8 +764,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                     }
                 } else if self.goal(q, d, &r) {
                     // The defender reaches the goal before the attacker has played all its
-                    // moves: a short line, which Popeye does not show after the key.
-                    if b > 1 {
+                    // moves: a short line, which Popeye does not show after the key (but
+                    // with `MatesIn1`).
+                    if b > 1 && !opts.mates_in_1 {
                         return None;
                     }
                 } else {
@@ -931,7 +932,8 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                 _ => true,
             };
             (keep.then_some(node), None)
-        } else if opts.tries {
+        } else if opts.tries && !(opts.trivial_tries_avoid && pos.play(m).in_check()) {
+            // (`TrivialTriesAvoid`: a first move that gives check is no try.)
             let limit = opts.defence.max(1) as usize;
             let refs = s.refutations(pos, m, n, limit);
             if !refs.is_empty() && refs.len() <= limit && !ctx.is_stopped() {
@@ -989,7 +991,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                         // In self play a set move that reaches the goal at once is a short
                         // line, which Popeye shows only in `s#1`; in reflex play the defender
                         // must take it, and it is shown.
-                        mode != Mode::SelfPlay || n <= 1
+                        mode != Mode::SelfPlay || n <= 1 || opts.mates_in_1
                     } else if forced || n <= 1 {
                         false
                     } else {

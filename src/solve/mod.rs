@@ -98,6 +98,12 @@ pub struct SolveOptions {
     /// `Quodlibet`: in self and reflex play (`s#n`, `r#n`, `semi-r#n`) the attacker may also
     /// reach the goal itself, within its n moves, as in direct play (see [`battle`]).
     pub quodlibet: bool,
+    /// `MatesIn1`: in self play, show the defences that reach the goal at once where the
+    /// play would go on (after the key of `s#n`, n > 1, and in its set play), which Popeye
+    /// leaves out otherwise as short lines.
+    pub mates_in_1: bool,
+    /// `TrivialTriesAvoid`: leave out the tries that give check.
+    pub trivial_tries_avoid: bool,
 }
 
 impl Default for SolveOptions {
@@ -123,6 +129,8 @@ impl Default for SolveOptions {
             notation: Notation::Native,
             null_moves: false,
             quodlibet: false,
+            mates_in_1: false,
+            trivial_tries_avoid: false,
         }
     }
 }
