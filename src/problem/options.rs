@@ -60,6 +60,8 @@ pub struct Options {
     pub mates_in_1: bool,
     /// `TrivialTriesAvoid`: no try that gives check.
     pub trivial_tries_avoid: bool,
+    /// `NonTrivial m n`: (m, n) ([`crate::solve::SolveOptions::non_trivial`]).
+    pub non_trivial: Option<(u32, u32)>,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -98,6 +100,7 @@ impl Default for Options {
             castling_exclusive: 0,
             mates_in_1: false,
             trivial_tries_avoid: false,
+            non_trivial: None,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -143,6 +146,9 @@ impl Options {
                     v.push(format!("CastlingMutuallyExclusive {ws}{bs}"));
                 }
             }
+        }
+        if let Some((m, n)) = self.non_trivial {
+            v.push(format!("NonTrivial {m} {n}"));
         }
         if let Some(m) = self.max_solutions {
             v.push(format!("MaxSolutions {m}"));
@@ -209,7 +215,6 @@ pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
     "GoalIsEnd",
     "KeepMatingPiece",
     "MaxFlightsquares",
-    "NonTrivial",
     "StartMoveNumber",
     "UpToMoveNumber",
     "Search",
@@ -658,6 +663,7 @@ const SUPPORTED_NAMES: &[&str] = &[
     "castlingmutuallyexclusive",
     "matesin1",
     "trivialtriesavoid",
+    "nontrivial",
 ];
 
 /// Squares written together (`g7g6g5`) or apart (`g7 g6 g5`); `None` if the word holds
@@ -735,6 +741,12 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 "quodlibet" => o.quodlibet = true,
                 "matesin1" => o.mates_in_1 = true,
                 "trivialtriesavoid" => o.trivial_tries_avoid = true,
+                "nontrivial" => {
+                    let m = number_after(&words, i, w)?;
+                    let n = number_after(&words, i + 1, w)?;
+                    o.non_trivial = Some((m, n));
+                    i += 2;
+                }
                 "castlingmutuallyexclusive" => {
                     let sqs = square_arguments(&words, &mut i, "option 'CastlingMutuallyExclusive'")?;
                     let right = |s: Square| match crate::position::sq_name(s) {

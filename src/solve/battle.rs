@@ -6,6 +6,14 @@
 //! Reflex: as self, but a side that can reach the goal in one move must do so. Semi-reflex:
 //! as reflex, but only the defender is bound.
 //!
+//! `NonTrivial m n` (Popeye's option for long problems): a defence is *trivial* when the
+//! attacker answers it by reaching the goal (`#n`, `s#n`) within n moves. Wherever more than
+//! n attacker moves are left after the defence, the defender keeps at least one non-trivial
+//! defence, and every non-trivial defence beyond the first is one the attacker grants: along
+//! each line of play the attacker may grant m of them in all. An attacker's move that would
+//! grant more fails. The budget left is part of every fact of the table (its key carries it),
+//! and the search is not split between threads.
+//!
 //! `exact-` (Popeye's minimal length n:n): the play lasts exactly n moves. The goal reached
 //! before the last move does not count (a defender of `exact-s#2` that mates at once refutes);
 //! in reflex play a defender that could reach the goal early must, and so refutes. Every fact
@@ -75,6 +83,8 @@ struct Searcher<'a, G: Game> {
     k: Killers<G::Move>,
     home: &'a KillerHome<G::Move>,
     pool: Vec<Vec<G::Move>>,
+    /// `NonTrivial`: the non-trivial defences the attacker may still grant on this line.
+    nt_left: u32,
 }
 
 impl<G: Game> Drop for Searcher<'_, G> {
@@ -106,7 +116,48 @@ impl<'a, G: Game> Searcher<'a, G> {
             _ => None,
         }
         .unwrap_or_else(Killers::new);
-        Searcher { ctx, mode, goal: ctx.goal, salt: goal_salt(ctx.goal), k, home, pool: Vec::new() }
+        let nt_left = ctx.non_trivial.map_or(0, |(m, _)| m);
+        Searcher { ctx, mode, goal: ctx.goal, salt: goal_salt(ctx.goal), k, home, pool: Vec::new(), nt_left }
+    }
+
+    /// `NonTrivial`: the budget left, as part of a table key (0 without the option).
+    #[inline]
+    fn nt_salt(&self) -> u64 {
+        if self.ctx.non_trivial.is_some() { (self.nt_left as u64 + 1).wrapping_mul(0x9FB2_1C65_1E98_DF25) } else { 0 }
+    }
+
+    /// `NonTrivial m n`: what defender node `q` (`n` as in [`Self::def`]) costs the attacker:
+    /// `Some(c)` for `c` non-trivial defences beyond the first, `None` where the option does
+    /// not apply (no option, or no more than n attacker moves left after the defence).
+    fn nt_cost(&mut self, q: &G, n: u32) -> Option<u32> {
+        let (_, short) = self.ctx.non_trivial?;
+        let after = match self.mode {
+            Mode::Direct => n,
+            _ => n.saturating_sub(1),
+        };
+        if after <= short {
+            return None;
+        }
+        // Trivial: answered within `short` attacker moves (in self and reflex play, a defence
+        // that reaches the goal at once too); the budget does not matter there.
+        let budget = match self.mode {
+            Mode::Direct => short,
+            _ => short + 1,
+        };
+        let moves = self.moves(q);
+        let mut count = 0u32;
+        for &d in &moves {
+            let r = q.play(d);
+            let trivial = match self.mode {
+                Mode::Direct => self.att(&r, budget),
+                _ => self.goal(q, d, &r) || (budget > 1 && self.att(&r, budget - 1)),
+            };
+            if !trivial {
+                count += 1;
+            }
+        }
+        self.give(moves);
+        Some(count.saturating_sub(1))
     }
 
     fn moves(&mut self, p: &G) -> Vec<G::Move> {
@@ -216,7 +267,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if n == 1 && self.mode == Mode::Direct {
             return self.att_compute(p, n);
         }
-        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n);
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n) ^ self.nt_salt();
         if let Some(r) = self.probe(key, n) {
             return r;
         }
@@ -322,11 +373,21 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n);
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n) ^ self.nt_salt();
         if let Some(r) = self.probe(key, n) {
             return r;
         }
-        let r = self.def_compute(q, n);
+        let r = match self.nt_cost(q, n) {
+            // `NonTrivial`: more non-trivial defences than the attacker may still grant.
+            Some(c) if c > self.nt_left => false,
+            Some(c) => {
+                self.nt_left -= c;
+                let r = self.def_compute(q, n);
+                self.nt_left += c;
+                r
+            }
+            None => self.def_compute(q, n),
+        };
         self.store(key, n, r);
         r
     }
@@ -447,7 +508,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// refutation found stopping the rest. With one thread, or `lvl` 0, `def`.
     fn def_split(&mut self, q: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if lvl == 0 || rayon::current_num_threads() < 2 {
+        if lvl == 0 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() {
             return self.def(q, n);
         }
         if self.ctx.tick() {
@@ -520,7 +581,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// is searched in vain.
     fn att_split(&mut self, p: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if lvl == 0 || n < 2 || rayon::current_num_threads() < 2 {
+        if lvl == 0 || n < 2 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() {
             return self.att(p, n);
         }
         if self.ctx.tick() {
@@ -721,11 +782,18 @@ impl<'a, G: Game> Searcher<'a, G> {
             node.threat = nodes;
             node.zugzwang = len == 0;
         }
+        // `NonTrivial`: the defences below cost what this node grants.
+        let cost = self.nt_cost(q, b).unwrap_or(0).min(self.nt_left);
+        self.nt_left -= cost;
         let moves = self.moves(q);
         let threat = Threat { len: threat_len, moves: threat_moves, reflex_forced };
         if par && rayon::current_num_threads() > 1 {
-            let (ctx, mode, home) = (self.ctx, self.mode, self.home);
-            let nodes = par_map(&moves, |&d| Searcher::<G>::new(ctx, mode, home).defence_node(q, d, b, &threat, opts));
+            let (ctx, mode, home, nt_left) = (self.ctx, self.mode, self.home, self.nt_left);
+            let nodes = par_map(&moves, |&d| {
+                let mut s = Searcher::<G>::new(ctx, mode, home);
+                s.nt_left = nt_left;
+                s.defence_node(q, d, b, &threat, opts)
+            });
             node.replies.extend(nodes.into_iter().flatten());
         } else {
             for &d in &moves {
@@ -736,6 +804,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         self.give(moves);
+        self.nt_left += cost;
     }
 
     /// The node of defence `d` from `q` in a solution's tree (`b` the attacker's budget after

@@ -104,6 +104,8 @@ pub struct SolveOptions {
     pub mates_in_1: bool,
     /// `TrivialTriesAvoid`: leave out the tries that give check.
     pub trivial_tries_avoid: bool,
+    /// `NonTrivial m n` in battle play: (m, n). See [`battle`].
+    pub non_trivial: Option<(u32, u32)>,
 }
 
 impl Default for SolveOptions {
@@ -131,6 +133,7 @@ impl Default for SolveOptions {
             quodlibet: false,
             mates_in_1: false,
             trivial_tries_avoid: false,
+            non_trivial: None,
         }
     }
 }
@@ -202,6 +205,8 @@ pub(crate) struct Ctx {
     pub(crate) exact: bool,
     /// `Quodlibet` ([`SolveOptions::quodlibet`]).
     pub(crate) quodlibet: bool,
+    /// `NonTrivial m n` ([`SolveOptions::non_trivial`]).
+    pub(crate) non_trivial: Option<(u32, u32)>,
 }
 
 thread_local! {
@@ -299,6 +304,7 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         checks_only: pos.needs_check(stip.goal),
         exact: stip.exact,
         quodlibet: opts.quodlibet,
+        non_trivial: opts.non_trivial,
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
