@@ -139,6 +139,7 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         mates_in_1: o.mates_in_1,
         trivial_tries_avoid: o.trivial_tries_avoid,
         non_trivial: o.non_trivial,
+        max_flights: o.max_flights,
         ..base.clone()
     }
 }

@@ -62,6 +62,8 @@ pub struct Options {
     pub trivial_tries_avoid: bool,
     /// `NonTrivial m n`: (m, n) ([`crate::solve::SolveOptions::non_trivial`]).
     pub non_trivial: Option<(u32, u32)>,
+    /// `MaxFlightsquares n` ([`crate::solve::SolveOptions::max_flights`]).
+    pub max_flights: Option<u32>,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -101,6 +103,7 @@ impl Default for Options {
             mates_in_1: false,
             trivial_tries_avoid: false,
             non_trivial: None,
+            max_flights: None,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -146,6 +149,9 @@ impl Options {
                     v.push(format!("CastlingMutuallyExclusive {ws}{bs}"));
                 }
             }
+        }
+        if let Some(f) = self.max_flights {
+            v.push(format!("MaxFlightsquares {f}"));
         }
         if let Some((m, n)) = self.non_trivial {
             v.push(format!("NonTrivial {m} {n}"));
@@ -214,7 +220,6 @@ pub struct OptionFault {
 pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
     "GoalIsEnd",
     "KeepMatingPiece",
-    "MaxFlightsquares",
     "StartMoveNumber",
     "UpToMoveNumber",
     "Search",
@@ -664,6 +669,7 @@ const SUPPORTED_NAMES: &[&str] = &[
     "matesin1",
     "trivialtriesavoid",
     "nontrivial",
+    "maxflightsquares",
 ];
 
 /// Squares written together (`g7g6g5`) or apart (`g7 g6 g5`); `None` if the word holds
@@ -741,6 +747,14 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 "quodlibet" => o.quodlibet = true,
                 "matesin1" => o.mates_in_1 = true,
                 "trivialtriesavoid" => o.trivial_tries_avoid = true,
+                "maxflightsquares" => {
+                    // Popeye ignores a number below 1 (`MaxFlightsquares -1`).
+                    match words.get(i + 1) {
+                        Some(x) if x.starts_with('-') && x[1..].bytes().all(|b| b.is_ascii_digit()) => {}
+                        _ => o.max_flights = Some(number_after(&words, i, w)?).filter(|&f| f > 0),
+                    }
+                    i += 1;
+                }
                 "nontrivial" => {
                     let m = number_after(&words, i, w)?;
                     let n = number_after(&words, i + 1, w)?;

@@ -126,6 +126,25 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.non_trivial.is_some() { (self.nt_left as u64 + 1).wrapping_mul(0x9FB2_1C65_1E98_DF25) } else { 0 }
     }
 
+    /// Direct play, defender to move in `q` (not in check) with the attacker's `n` moves left
+    /// after its move: whether Popeye's `Threat t` or `MaxFlightsquares f` says that the
+    /// defender has defended already: the attacker threatens no win within t moves, or the
+    /// defender's king has f flight squares or more.
+    fn defended_by_rule(&mut self, q: &G, n: u32) -> bool {
+        if self.mode != Mode::Direct || n == 0 || (self.ctx.threat.is_none() && self.ctx.max_flights.is_none()) || q.in_check() {
+            return false;
+        }
+        if let Some(f) = self.ctx.max_flights
+            && q.flights().is_some_and(|k| k >= f)
+        {
+            return true;
+        }
+        match self.ctx.threat {
+            Some(t) => !self.att(&q.pass(), t.min(n)),
+            None => false,
+        }
+    }
+
     /// `NonTrivial m n`: what defender node `q` (`n` as in [`Self::def`]) costs the attacker:
     /// `Some(c)` for `c` non-trivial defences beyond the first, `None` where the option does
     /// not apply (no option, or no more than n attacker moves left after the defence).
@@ -377,6 +396,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         if let Some(r) = self.probe(key, n) {
             return r;
         }
+        if self.defended_by_rule(q, n) {
+            self.store(key, n, false);
+            return false;
+        }
         let r = match self.nt_cost(q, n) {
             // `NonTrivial`: more non-trivial defences than the attacker may still grant.
             Some(c) if c > self.nt_left => false,
@@ -508,7 +531,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// refutation found stopping the rest. With one thread, or `lvl` 0, `def`.
     fn def_split(&mut self, q: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if lvl == 0 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() {
+        if lvl == 0 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() || self.defended_by_rule(q, n) {
             return self.def(q, n);
         }
         if self.ctx.tick() {
@@ -1042,6 +1065,9 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let moves = s.moves(&t);
         let forced = mode.defender_bound() && moves.iter().any(|&d| t.play(d).goal_reached_by(&t, d, ctx.goal));
+        // Self play: a set move that reaches the goal at once is a short line, which Popeye
+        // shows only in `s#1`, where every set move reaches the goal, or with `MatesIn1`.
+        let all_goal = mode == Mode::SelfPlay && n > 1 && !opts.mates_in_1 && s.all_moves_reach_goal(&t);
         for &d in &moves {
             let r = t.play(d);
             let mut dn = Node::new(t.move_text_in(d, Lang::En, ctx.notation), s.node_mark(&t, d, &r, false), Role::Set);
@@ -1057,10 +1083,8 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                 }
                 _ => {
                     if r.goal_reached_by(&t, d, ctx.goal) {
-                        // In self play a set move that reaches the goal at once is a short
-                        // line, which Popeye shows only in `s#1`; in reflex play the defender
-                        // must take it, and it is shown.
-                        mode != Mode::SelfPlay || n <= 1 || opts.mates_in_1
+                        // In reflex play the defender must take it, and it is shown.
+                        mode != Mode::SelfPlay || n <= 1 || opts.mates_in_1 || all_goal
                     } else if forced || n <= 1 {
                         false
                     } else {

@@ -106,6 +106,9 @@ pub struct SolveOptions {
     pub trivial_tries_avoid: bool,
     /// `NonTrivial m n` in battle play: (m, n). See [`battle`].
     pub non_trivial: Option<(u32, u32)>,
+    /// `MaxFlightsquares n` in direct play: after an attacker's move that does not end the
+    /// play nor give check, a defender's king with n flight squares or more has defended.
+    pub max_flights: Option<u32>,
 }
 
 impl Default for SolveOptions {
@@ -134,6 +137,7 @@ impl Default for SolveOptions {
             mates_in_1: false,
             trivial_tries_avoid: false,
             non_trivial: None,
+            max_flights: None,
         }
     }
 }
@@ -207,6 +211,10 @@ pub(crate) struct Ctx {
     pub(crate) quodlibet: bool,
     /// `NonTrivial m n` ([`SolveOptions::non_trivial`]).
     pub(crate) non_trivial: Option<(u32, u32)>,
+    /// `Threat n` in direct play ([`SolveOptions::threat`]).
+    pub(crate) threat: Option<u32>,
+    /// `MaxFlightsquares n` in direct play ([`SolveOptions::max_flights`]).
+    pub(crate) max_flights: Option<u32>,
 }
 
 thread_local! {
@@ -305,6 +313,8 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         exact: stip.exact,
         quodlibet: opts.quodlibet,
         non_trivial: opts.non_trivial,
+        threat: opts.threat,
+        max_flights: opts.max_flights,
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
