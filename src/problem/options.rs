@@ -770,11 +770,15 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                         "h8" => castle::BK,
                         _ => 0,
                     };
-                    let pair = match sqs.as_slice() {
-                        [a, b] => castle::exclusive_pair(right(*a), right(*b)) | castle::exclusive_pair(right(*b), right(*a)),
-                        _ => 0,
-                    };
-                    if pair == 0 {
+                    // One pair or more (`a1h8`, `a1h8 h1a8`), each a white and a black rook's corner.
+                    let pairs: Vec<u8> = sqs
+                        .chunks(2)
+                        .map(|c| match c {
+                            [a, b] => castle::exclusive_pair(right(*a), right(*b)) | castle::exclusive_pair(right(*b), right(*a)),
+                            _ => 0,
+                        })
+                        .collect();
+                    if pairs.is_empty() || pairs.contains(&0) {
                         return Err(OptionFault {
                             message: "option 'CastlingMutuallyExclusive' needs the squares of a white and a black rook in their \
                                       corners, e.g. 'CastlingMutuallyExclusive a1h8'"
@@ -782,7 +786,7 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                             word: words[i].to_string(),
                         });
                     }
-                    o.castling_exclusive |= pair;
+                    o.castling_exclusive |= pairs.iter().fold(0, |a, b| a | b);
                 }
                 "hole" | "holes" | "trou" | "loch" => {
                     let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
@@ -970,6 +974,31 @@ mod tests {
         assert_eq!(p.options.keywords(), ["Intelligent", "StopOnShortSolutions"]);
         let p = parse(&["Circe Parrain"]).unwrap();
         assert_eq!(p.options.conditions.names(), ["ParrainCirce"]);
+        let p =
+            parse(&["Quodlibet MatesIn1 TrivialTriesAvoid", "NonTrivial 2 1", "MaxFlightsquares 3", "CastlingMutuallyExclusive a1h8 h1a8"])
+                .unwrap();
+        assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+        let o = &p.options;
+        assert!(o.quodlibet && o.mates_in_1 && o.trivial_tries_avoid);
+        assert_eq!((o.non_trivial, o.max_flights), (Some((2, 1)), Some(3)));
+        assert_eq!(o.castling_exclusive, castle::exclusive_pair(castle::WQ, castle::BK) | castle::exclusive_pair(castle::WK, castle::BQ));
+        assert_eq!(
+            o.keywords(),
+            [
+                "Quodlibet",
+                "MatesIn1",
+                "TrivialTriesAvoid",
+                "CastlingMutuallyExclusive a1h8",
+                "CastlingMutuallyExclusive h1a8",
+                "MaxFlightsquares 3",
+                "NonTrivial 2 1"
+            ]
+            .map(String::from)
+        );
+        // Popeye ignores `MaxFlightsquares -1`.
+        assert_eq!(parse(&["MaxFlightsquares -1"]).unwrap().options.max_flights, None);
+        assert!(parse(&["NonTrivial 1"]).is_err());
+        assert!(parse(&["CastlingMutuallyExclusive a1h1"]).is_err());
         assert!(parse(&["Foo"]).unwrap_err().message.contains("'Foo'"));
         assert!(parse(&["Defence"]).is_err());
     }

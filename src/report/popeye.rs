@@ -281,11 +281,7 @@ fn bare(n: &Node) -> Node {
 /// The move number at which the play below a defence `d` of move `number` ends: its deepest
 /// line, counted in moves (the defender's own move when it reaches the goal in self play).
 fn line_end(d: &Node, number: u32) -> u32 {
-    d.replies
-        .iter()
-        .map(|a| a.replies.iter().map(|dd| line_end(dd, number + 1)).max().unwrap_or(number + 1))
-        .max()
-        .unwrap_or(number)
+    d.replies.iter().map(|a| a.replies.iter().map(|dd| line_end(dd, number + 1)).max().unwrap_or(number + 1)).max().unwrap_or(number)
 }
 
 /// `NoShortVariations`: the tree after an attacker's move of move `number` without the

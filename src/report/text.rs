@@ -127,9 +127,15 @@ pub struct Words {
 /// The words for `lang`.
 pub fn words(lang: Lang) -> Words {
     match lang {
-        Lang::En => {
-            Words { threat: "threat:", zugzwang: "zugzwang.", but: "but", no_solution: "no solution", set_play: "set play", short: "short", refutes: "refutes." }
-        }
+        Lang::En => Words {
+            threat: "threat:",
+            zugzwang: "zugzwang.",
+            but: "but",
+            no_solution: "no solution",
+            set_play: "set play",
+            short: "short",
+            refutes: "refutes.",
+        },
         Lang::Fr => Words {
             threat: "menace:",
             zugzwang: "blocus.",

@@ -863,7 +863,9 @@ impl Position {
         match m {
             Move::Normal { from, to, .. } => self.castling & !(CASTLE_MASK[from.index() & 63] | CASTLE_MASK[to.index() & 63]),
             Move::Castle { king, rook } => {
-                self.castling & !CASTLE_MASK[king.index() & 63] & !castle::excluded_by(CASTLE_MASK[rook.index() & 63], self.castling_exclusive)
+                self.castling
+                    & !CASTLE_MASK[king.index() & 63]
+                    & !castle::excluded_by(CASTLE_MASK[rook.index() & 63], self.castling_exclusive)
             }
             Move::Put { from } => self.castling & !CASTLE_MASK[from.index() & 63],
             Move::EnPassant { .. } | Move::Drop { .. } => self.castling,

@@ -986,7 +986,9 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                 node.refutations = s
                     .refutations_at(pos, s.budget_after(n), usize::MAX - 1)
                     .iter()
-                    .map(|&d| Node::new(pos.move_text_in(d, Lang::En, ctx.notation), s.node_mark(pos, d, &pos.play(d), false), Role::Refutation))
+                    .map(|&d| {
+                        Node::new(pos.move_text_in(d, Lang::En, ctx.notation), s.node_mark(pos, d, &pos.play(d), false), Role::Refutation)
+                    })
                     .collect();
                 tries.push(node);
             }
