@@ -26,6 +26,43 @@ pub mod castle {
     pub const BK: u8 = 4;
     /// Black queen side (e8/a8).
     pub const BQ: u8 = 8;
+
+    /// The bit of the pair (`white`, `black`) of castling rights (one [`WK`] or [`WQ`], one
+    /// [`BK`] or [`BQ`]) in a set of mutually exclusive castlings (Popeye's option
+    /// `CastlingMutuallyExclusive`); 0 when they are not one white and one black right.
+    pub const fn exclusive_pair(white: u8, black: u8) -> u8 {
+        let w = match white {
+            WK => 0,
+            WQ => 1,
+            _ => return 0,
+        };
+        let b = match black {
+            BK => 0,
+            BQ => 1,
+            _ => return 0,
+        };
+        1 << (w * 2 + b)
+    }
+
+    /// The rights that castling with `right` takes away from the other side, given the set
+    /// `pairs` of mutually exclusive castlings ([`exclusive_pair`] bits): a castling played
+    /// proves the right, so the castlings it excludes were never possible.
+    pub const fn excluded_by(right: u8, pairs: u8) -> u8 {
+        let mut out = 0;
+        let mut i = 0;
+        while i < 4 {
+            if pairs & (1 << i) != 0 {
+                let (w, b) = ([WK, WQ][i / 2], [BK, BQ][i % 2]);
+                if right == w {
+                    out |= b;
+                } else if right == b {
+                    out |= w;
+                }
+            }
+            i += 1;
+        }
+        out
+    }
 }
 
 /// Which sides may use the moves of Échecs Réserve.
@@ -73,6 +110,9 @@ pub struct Setup {
     pub halfmove: u16,
     /// Move number, for FEN round trips.
     pub fullmove: u16,
+    /// Pairs of mutually exclusive castlings ([`castle::exclusive_pair`] bits): Popeye's
+    /// option `CastlingMutuallyExclusive`.
+    pub castling_exclusive: u8,
 }
 
 /// Why a setup is not a valid position.
@@ -194,6 +234,9 @@ pub struct Position {
     pub(crate) by_kind: [u64; ORTHODOX_KINDS],
     pub(crate) side: Color,
     pub(crate) castling: u8,
+    /// Pairs of mutually exclusive castlings ([`castle::exclusive_pair`] bits): fixed for a
+    /// problem, so left out of the key; playing one castling of a pair takes the other right.
+    pub(crate) castling_exclusive: u8,
     pub(crate) ep: Option<Square>,
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
@@ -347,6 +390,7 @@ impl Position {
             by_kind: [0; ORTHODOX_KINDS],
             side: Color::White,
             castling: 0,
+            castling_exclusive: 0,
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -430,6 +474,7 @@ impl Position {
                 p.castling |= bit;
             }
         }
+        p.castling_exclusive = setup.castling_exclusive & 15;
         if let Some(ep) = setup.ep {
             // The pawn that just moved stands in front of the crossed square.
             let (rank, pawn_sq, from_sq) = match p.side {
@@ -710,6 +755,7 @@ impl Position {
             extra_promotions: self.promotion_kinds().filter(|k| !k.is_orthodox()).collect(),
             halfmove: self.halfmove,
             fullmove: self.fullmove,
+            castling_exclusive: self.castling_exclusive,
         }
     }
 

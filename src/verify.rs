@@ -135,6 +135,11 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         stop_on_short: o.stop_on_short,
         post_key: o.post_key_play,
         null_moves: o.null_moves,
+        quodlibet: o.quodlibet,
+        mates_in_1: o.mates_in_1,
+        trivial_tries_avoid: o.trivial_tries_avoid,
+        non_trivial: o.non_trivial,
+        max_flights: o.max_flights,
         ..base.clone()
     }
 }

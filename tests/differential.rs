@@ -130,6 +130,7 @@ fn build(spec: &Spec) -> Option<Position> {
         extra_promotions: vec![],
         halfmove: 0,
         fullmove: 1,
+        castling_exclusive: 0,
     };
     let mut p = Position::from_setup(&setup).ok()?;
     p.set_puts_enabled(spec.puts);

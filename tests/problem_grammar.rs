@@ -214,9 +214,10 @@ fn each_option_and_condition() {
     assert!(p(&["NoBoard", "MaxTime 30"]).options.ignored.len() == 2);
     let kingless = p(&["NoWk", "NoBk"]);
     assert!(kingless.options.no_wk && kingless.options.no_bk && kingless.unsupported.is_empty());
+    assert!(p(&["Quodlibet"]).options.quodlibet && p(&["Quodlibet"]).unsupported.is_empty());
     // Known Popeye keywords we do not support: unsupported, with the reason.
     for (v, reason) in [
-        (&["Quodlibet"][..], "Popeye option 'Quodlibet' is not supported yet"),
+        (&["KeepMatingPiece"][..], "Popeye option 'KeepMatingPiece' is not supported yet"),
         (&["GoalIsEnd"][..], "GoalIsEnd"),
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),

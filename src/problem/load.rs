@@ -309,7 +309,7 @@ fn interpret(
                 if options.reserve.any() {
                     return Err(Fault::at(&[opt_key], "Échecs Réserve is a chess condition: it does not apply to Xiangqi"));
                 }
-                if parsed.en_passant.is_some() || parsed.no_castling != 0 {
+                if parsed.en_passant.is_some() || parsed.no_castling != 0 || options.castling_exclusive != 0 {
                     return Err(Fault::at(&[opt_key], "Xiangqi has neither en passant nor castling"));
                 }
                 if !unsupported.is_empty() {
@@ -343,7 +343,7 @@ fn interpret(
                 if options.reserve.any() {
                     return Err(Fault::at(&[opt_key], "Échecs Réserve is a chess condition: it does not apply to Cheskers"));
                 }
-                if parsed.en_passant.is_some() || parsed.no_castling != 0 {
+                if parsed.en_passant.is_some() || parsed.no_castling != 0 || options.castling_exclusive != 0 {
                     return Err(Fault::at(&[opt_key], "Cheskers has neither en passant nor castling"));
                 }
                 if !unsupported.is_empty() {
@@ -398,6 +398,7 @@ fn interpret(
             setup = Setup { castling: board::default_castling(&pieces) & castling_allowed, pieces, fullmove: 1, ..Setup::default() };
         }
     }
+    setup.castling_exclusive = options.castling_exclusive;
     if let Some(r) = field(map, "reserve") {
         let res = board::read_reserve(r)?;
         for c in Color::BOTH {
@@ -493,6 +494,9 @@ fn interpret(
         }
     }
     if fairy {
+        if options.castling_exclusive != 0 {
+            unsupported.push("option 'CastlingMutuallyExclusive' with the fairy rules is not supported yet".into());
+        }
         if condition_unsupported || !unsupported.is_empty() {
             return Ok(None);
         }

@@ -568,6 +568,7 @@ impl Problem {
             extra_promotions: base.extra_promotions,
             halfmove: base.halfmove,
             fullmove: base.fullmove,
+            castling_exclusive: options.castling_exclusive,
         };
         let position = Position::from_setup(&setup).map_err(|e| {
             let m = match e {

@@ -49,6 +49,21 @@ pub struct Options {
     pub no_bk: bool,
     /// `NullMoves`: in help play a side may pass (a null move).
     pub null_moves: bool,
+    /// `Quodlibet`: in self and reflex play the attacker may also reach the goal itself
+    /// ([`crate::solve::SolveOptions::quodlibet`]).
+    pub quodlibet: bool,
+    /// `CastlingMutuallyExclusive a1h8 …`: pairs of a white and a black castling of which at
+    /// most one is possible ([`castle::exclusive_pair`] bits); playing one takes the other.
+    pub castling_exclusive: u8,
+    /// `MatesIn1`: show the self-play defences that reach the goal at once
+    /// ([`crate::solve::SolveOptions::mates_in_1`]).
+    pub mates_in_1: bool,
+    /// `TrivialTriesAvoid`: no try that gives check.
+    pub trivial_tries_avoid: bool,
+    /// `NonTrivial m n`: (m, n) ([`crate::solve::SolveOptions::non_trivial`]).
+    pub non_trivial: Option<(u32, u32)>,
+    /// `MaxFlightsquares n` ([`crate::solve::SolveOptions::max_flights`]).
+    pub max_flights: Option<u32>,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -83,6 +98,12 @@ impl Default for Options {
             no_wk: false,
             no_bk: false,
             null_moves: false,
+            quodlibet: false,
+            castling_exclusive: 0,
+            mates_in_1: false,
+            trivial_tries_avoid: false,
+            non_trivial: None,
+            max_flights: None,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -113,11 +134,27 @@ impl Options {
         flag(self.no_wk, "NoWk");
         flag(self.no_bk, "NoBk");
         flag(self.null_moves, "NullMoves");
+        flag(self.quodlibet, "Quodlibet");
+        flag(self.mates_in_1, "MatesIn1");
+        flag(self.trivial_tries_avoid, "TrivialTriesAvoid");
         if self.defence != 1 {
             v.push(format!("Defence {}", self.defence));
         }
         if let Some(t) = self.threat {
             v.push(format!("Threat {t}"));
+        }
+        for (w, ws) in [(castle::WQ, "a1"), (castle::WK, "h1")] {
+            for (b, bs) in [(castle::BQ, "a8"), (castle::BK, "h8")] {
+                if self.castling_exclusive & castle::exclusive_pair(w, b) != 0 {
+                    v.push(format!("CastlingMutuallyExclusive {ws}{bs}"));
+                }
+            }
+        }
+        if let Some(f) = self.max_flights {
+            v.push(format!("MaxFlightsquares {f}"));
+        }
+        if let Some((m, n)) = self.non_trivial {
+            v.push(format!("NonTrivial {m} {n}"));
         }
         if let Some(m) = self.max_solutions {
             v.push(format!("MaxSolutions {m}"));
@@ -181,12 +218,8 @@ pub struct OptionFault {
 
 /// Popeye options that feerie does not support yet (they change what is solved).
 pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
-    "Quodlibet",
     "GoalIsEnd",
     "KeepMatingPiece",
-    "MaxFlightsquares",
-    "NonTrivial",
-    "CastlingMutuallyExclusive",
     "StartMoveNumber",
     "UpToMoveNumber",
     "Search",
@@ -195,8 +228,6 @@ pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
     "LastCapture",
     "ZeroPosition",
     "SolveKey",
-    "TrivialTriesAvoid",
-    "MatesIn1",
 ];
 
 /// Popeye options that only change Popeye's output: accepted and ignored.
@@ -633,6 +664,12 @@ const SUPPORTED_NAMES: &[&str] = &[
     "intelligent",
     "stoponshortsolutions",
     "postkeyplay",
+    "quodlibet",
+    "castlingmutuallyexclusive",
+    "matesin1",
+    "trivialtriesavoid",
+    "nontrivial",
+    "maxflightsquares",
 ];
 
 /// Squares written together (`g7g6g5`) or apart (`g7 g6 g5`); `None` if the word holds
@@ -707,6 +744,50 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 "postkeyplay" => o.post_key_play = true,
                 "stoponshortsolutions" => o.stop_on_short = true,
                 "nullmoves" | "nullmove" => o.null_moves = true,
+                "quodlibet" => o.quodlibet = true,
+                "matesin1" => o.mates_in_1 = true,
+                "trivialtriesavoid" => o.trivial_tries_avoid = true,
+                "maxflightsquares" => {
+                    // Popeye ignores a number below 1 (`MaxFlightsquares -1`).
+                    match words.get(i + 1) {
+                        Some(x) if x.starts_with('-') && x[1..].bytes().all(|b| b.is_ascii_digit()) => {}
+                        _ => o.max_flights = Some(number_after(&words, i, w)?).filter(|&f| f > 0),
+                    }
+                    i += 1;
+                }
+                "nontrivial" => {
+                    let m = number_after(&words, i, w)?;
+                    let n = number_after(&words, i + 1, w)?;
+                    o.non_trivial = Some((m, n));
+                    i += 2;
+                }
+                "castlingmutuallyexclusive" => {
+                    let sqs = square_arguments(&words, &mut i, "option 'CastlingMutuallyExclusive'")?;
+                    let right = |s: Square| match crate::position::sq_name(s) {
+                        "a1" => castle::WQ,
+                        "h1" => castle::WK,
+                        "a8" => castle::BQ,
+                        "h8" => castle::BK,
+                        _ => 0,
+                    };
+                    // One pair or more (`a1h8`, `a1h8 h1a8`), each a white and a black rook's corner.
+                    let pairs: Vec<u8> = sqs
+                        .chunks(2)
+                        .map(|c| match c {
+                            [a, b] => castle::exclusive_pair(right(*a), right(*b)) | castle::exclusive_pair(right(*b), right(*a)),
+                            _ => 0,
+                        })
+                        .collect();
+                    if pairs.is_empty() || pairs.contains(&0) {
+                        return Err(OptionFault {
+                            message: "option 'CastlingMutuallyExclusive' needs the squares of a white and a black rook in their \
+                                      corners, e.g. 'CastlingMutuallyExclusive a1h8'"
+                                .into(),
+                            word: words[i].to_string(),
+                        });
+                    }
+                    o.castling_exclusive |= pairs.iter().fold(0, |a, b| a | b);
+                }
                 "hole" | "holes" | "trou" | "loch" => {
                     let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
                     for s in &sqs {
@@ -880,7 +961,7 @@ mod tests {
         assert_eq!(p.options.reserve, ReserveRule { white: true, black: false });
         let p = parse(&["EnPassant g7 g6 g5"]).unwrap();
         assert_eq!(p.en_passant.map(|e| crate::position::sq_name(e.crossed)), Some("g6"));
-        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk", "Quodlibet"]).unwrap();
+        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk", "GoalIsEnd"]).unwrap();
         assert_eq!(p.unsupported.len(), 1);
         assert!(p.options.variations && p.options.no_wk && p.options.no_bk && p.options.null_moves);
         assert_eq!(p.options.keywords(), ["Variations", "NoWk", "NoBk", "NullMoves"]);
@@ -893,6 +974,31 @@ mod tests {
         assert_eq!(p.options.keywords(), ["Intelligent", "StopOnShortSolutions"]);
         let p = parse(&["Circe Parrain"]).unwrap();
         assert_eq!(p.options.conditions.names(), ["ParrainCirce"]);
+        let p =
+            parse(&["Quodlibet MatesIn1 TrivialTriesAvoid", "NonTrivial 2 1", "MaxFlightsquares 3", "CastlingMutuallyExclusive a1h8 h1a8"])
+                .unwrap();
+        assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+        let o = &p.options;
+        assert!(o.quodlibet && o.mates_in_1 && o.trivial_tries_avoid);
+        assert_eq!((o.non_trivial, o.max_flights), (Some((2, 1)), Some(3)));
+        assert_eq!(o.castling_exclusive, castle::exclusive_pair(castle::WQ, castle::BK) | castle::exclusive_pair(castle::WK, castle::BQ));
+        assert_eq!(
+            o.keywords(),
+            [
+                "Quodlibet",
+                "MatesIn1",
+                "TrivialTriesAvoid",
+                "CastlingMutuallyExclusive a1h8",
+                "CastlingMutuallyExclusive h1a8",
+                "MaxFlightsquares 3",
+                "NonTrivial 2 1"
+            ]
+            .map(String::from)
+        );
+        // Popeye ignores `MaxFlightsquares -1`.
+        assert_eq!(parse(&["MaxFlightsquares -1"]).unwrap().options.max_flights, None);
+        assert!(parse(&["NonTrivial 1"]).is_err());
+        assert!(parse(&["CastlingMutuallyExclusive a1h1"]).is_err());
         assert!(parse(&["Foo"]).unwrap_err().message.contains("'Foo'"));
         assert!(parse(&["Defence"]).is_err());
     }

@@ -278,6 +278,24 @@ fn bare(n: &Node) -> Node {
     Node { threat: Vec::new(), zugzwang: false, replies: Vec::new(), ..n.clone() }
 }
 
+/// The move number at which the play below a defence `d` of move `number` ends: its deepest
+/// line, counted in moves (the defender's own move when it reaches the goal in self play).
+fn line_end(d: &Node, number: u32) -> u32 {
+    d.replies.iter().map(|a| a.replies.iter().map(|dd| line_end(dd, number + 1)).max().unwrap_or(number + 1)).max().unwrap_or(number)
+}
+
+/// `NoShortVariations`: the tree after an attacker's move of move `number` without the
+/// defences whose play ends before move `full` (the stipulation's length), at every depth.
+fn without_short(n: &Node, number: u32, full: u32) -> Node {
+    let replies = n
+        .replies
+        .iter()
+        .filter(|d| line_end(d, number) >= full)
+        .map(|d| Node { replies: d.replies.iter().map(|a| without_short(a, number + 1, full)).collect(), ..d.clone() })
+        .collect();
+    Node { replies, ..n.clone() }
+}
+
 /// One phase (the problem as set, or its duplex) in Popeye's layout: each block (set play,
 /// a key or try with its play, the help or series lines) followed by a blank line. A phase
 /// feerie did not solve (the duplex position is illegal) is one Popeye prints nothing for.
@@ -301,7 +319,10 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
     if is_battle(v) {
         let cut = !v.options.variations && !v.options.post_key_play;
         for (n, is_try) in ph.tries.iter().map(|t| (t, true)).chain(ph.keys.iter().map(|k| (k, false))) {
-            let shown = if cut { bare(n) } else { n.clone() };
+            let mut shown = if cut { bare(n) } else { n.clone() };
+            if v.options.ignored.iter().any(|o| o == "NoShortVariations") {
+                shown = without_short(&shown, 1, stip.moves);
+            }
             if v.options.post_key_play && shown.mv == "..." {
                 // Play after the key: the diagram is the position after it, and Popeye writes
                 // no key, only ` threat:` or ` zugzwang.` over the play when there is one.
@@ -310,6 +331,12 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
                     out.push(word);
                 }
                 after_attack(out, &shown, 1, lang);
+                // The defences that refute it (the diagram does not work), each followed by
+                // Popeye's `refutes.`.
+                for r in &shown.refutations {
+                    out.push(format!("{}{}", defence_number(1), node_text(r, lang)));
+                    out.push(format!("        {}", words(lang).refutes));
+                }
             } else {
                 key(out, &shown, is_try, lang);
             }

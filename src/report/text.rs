@@ -120,14 +120,22 @@ pub struct Words {
     pub set_play: &'static str,
     /// "short": after a short solution (fewer moves than stipulated).
     pub short: &'static str,
+    /// "refutes.": under a defence that refutes the play of a `PostKeyPlay` diagram.
+    pub refutes: &'static str,
 }
 
 /// The words for `lang`.
 pub fn words(lang: Lang) -> Words {
     match lang {
-        Lang::En => {
-            Words { threat: "threat:", zugzwang: "zugzwang.", but: "but", no_solution: "no solution", set_play: "set play", short: "short" }
-        }
+        Lang::En => Words {
+            threat: "threat:",
+            zugzwang: "zugzwang.",
+            but: "but",
+            no_solution: "no solution",
+            set_play: "set play",
+            short: "short",
+            refutes: "refutes.",
+        },
         Lang::Fr => Words {
             threat: "menace:",
             zugzwang: "blocus.",
@@ -135,6 +143,7 @@ pub fn words(lang: Lang) -> Words {
             no_solution: "pas de solution",
             set_play: "jeu apparent",
             short: "courte",
+            refutes: "Refute.",
         },
         Lang::De => Words {
             threat: "Drohung:",
@@ -143,6 +152,7 @@ pub fn words(lang: Lang) -> Words {
             no_solution: "keine Lösung",
             set_play: "Satzspiel",
             short: "kurz",
+            refutes: "Widerlegt.",
         },
     }
 }

@@ -862,7 +862,11 @@ impl Position {
     pub fn castling_after(&self, m: Move) -> u8 {
         match m {
             Move::Normal { from, to, .. } => self.castling & !(CASTLE_MASK[from.index() & 63] | CASTLE_MASK[to.index() & 63]),
-            Move::Castle { king, .. } => self.castling & !CASTLE_MASK[king.index() & 63],
+            Move::Castle { king, rook } => {
+                self.castling
+                    & !CASTLE_MASK[king.index() & 63]
+                    & !castle::excluded_by(CASTLE_MASK[rook.index() & 63], self.castling_exclusive)
+            }
             Move::Put { from } => self.castling & !CASTLE_MASK[from.index() & 63],
             Move::EnPassant { .. } | Move::Drop { .. } => self.castling,
         }
@@ -987,6 +991,9 @@ impl Position {
                 self.put_piece(kto, Piece::new(us, Kind::King));
                 self.put_piece(rto, Piece::new(us, Kind::Rook));
                 self.castling &= !CASTLE_MASK[king.index()];
+                // `CastlingMutuallyExclusive`: the castling played proves its right, so the
+                // castlings excluded with it were never possible.
+                self.castling &= !castle::excluded_by(CASTLE_MASK[rook.index()], self.castling_exclusive);
             }
             Move::Put { from } => {
                 if let Some(piece) = self.remove_piece(from) {

@@ -246,6 +246,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// The same position with the other side to move (for double stalemate and set play).
     fn pass(&self) -> Self;
+    /// The flight squares of the king of the side to move: how many of its legal moves are
+    /// king moves (castling left out), for Popeye's option `MaxFlightsquares`; `None` where
+    /// the game does not say (the option then never applies).
+    fn flights(&self) -> Option<u32> {
+        None
+    }
     /// A move in Popeye's long algebraic notation, without check marks.
     fn move_text(&self, m: Self::Move, lang: Lang) -> String;
     /// Whether a move gives check (the opponent in check after it).
@@ -339,6 +345,12 @@ impl Game for crate::position::Position {
     }
     fn in_check(&self) -> bool {
         crate::position::Position::in_check(self)
+    }
+    fn flights(&self) -> Option<u32> {
+        let king = self.king(self.side_to_move())?;
+        let mut v = Vec::new();
+        self.legal_moves_into(&mut v);
+        Some(v.iter().filter(|m| matches!(m, crate::position::Move::Normal { from, .. } if *from == king)).count() as u32)
     }
     fn goal_reached(&self, goal: Goal) -> bool {
         match goal {

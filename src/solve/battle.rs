@@ -6,6 +6,14 @@
 //! Reflex: as self, but a side that can reach the goal in one move must do so. Semi-reflex:
 //! as reflex, but only the defender is bound.
 //!
+//! `NonTrivial m n` (Popeye's option for long problems): a defence is *trivial* when the
+//! attacker answers it by reaching the goal (`#n`, `s#n`) within n moves. Wherever more than
+//! n attacker moves are left after the defence, the defender keeps at least one non-trivial
+//! defence, and every non-trivial defence beyond the first is one the attacker grants: along
+//! each line of play the attacker may grant m of them in all. An attacker's move that would
+//! grant more fails. The budget left is part of every fact of the table (its key carries it),
+//! and the search is not split between threads.
+//!
 //! `exact-` (Popeye's minimal length n:n): the play lasts exactly n moves. The goal reached
 //! before the last move does not count (a defender of `exact-s#2` that mates at once refutes);
 //! in reflex play a defender that could reach the goal early must, and so refutes. Every fact
@@ -75,6 +83,8 @@ struct Searcher<'a, G: Game> {
     k: Killers<G::Move>,
     home: &'a KillerHome<G::Move>,
     pool: Vec<Vec<G::Move>>,
+    /// `NonTrivial`: the non-trivial defences the attacker may still grant on this line.
+    nt_left: u32,
 }
 
 impl<G: Game> Drop for Searcher<'_, G> {
@@ -106,7 +116,67 @@ impl<'a, G: Game> Searcher<'a, G> {
             _ => None,
         }
         .unwrap_or_else(Killers::new);
-        Searcher { ctx, mode, goal: ctx.goal, salt: goal_salt(ctx.goal), k, home, pool: Vec::new() }
+        let nt_left = ctx.non_trivial.map_or(0, |(m, _)| m);
+        Searcher { ctx, mode, goal: ctx.goal, salt: goal_salt(ctx.goal), k, home, pool: Vec::new(), nt_left }
+    }
+
+    /// `NonTrivial`: the budget left, as part of a table key (0 without the option).
+    #[inline]
+    fn nt_salt(&self) -> u64 {
+        if self.ctx.non_trivial.is_some() { (self.nt_left as u64 + 1).wrapping_mul(0x9FB2_1C65_1E98_DF25) } else { 0 }
+    }
+
+    /// Direct play, defender to move in `q` (not in check) with the attacker's `n` moves left
+    /// after its move: whether Popeye's `Threat t` or `MaxFlightsquares f` says that the
+    /// defender has defended already: the attacker threatens no win within t moves, or the
+    /// defender's king has f flight squares or more.
+    fn defended_by_rule(&mut self, q: &G, n: u32) -> bool {
+        if self.mode != Mode::Direct || n == 0 || (self.ctx.threat.is_none() && self.ctx.max_flights.is_none()) || q.in_check() {
+            return false;
+        }
+        if let Some(f) = self.ctx.max_flights
+            && q.flights().is_some_and(|k| k >= f)
+        {
+            return true;
+        }
+        match self.ctx.threat {
+            Some(t) => !self.att(&q.pass(), t.min(n)),
+            None => false,
+        }
+    }
+
+    /// `NonTrivial m n`: what defender node `q` (`n` as in [`Self::def`]) costs the attacker:
+    /// `Some(c)` for `c` non-trivial defences beyond the first, `None` where the option does
+    /// not apply (no option, or no more than n attacker moves left after the defence).
+    fn nt_cost(&mut self, q: &G, n: u32) -> Option<u32> {
+        let (_, short) = self.ctx.non_trivial?;
+        let after = match self.mode {
+            Mode::Direct => n,
+            _ => n.saturating_sub(1),
+        };
+        if after <= short {
+            return None;
+        }
+        // Trivial: answered within `short` attacker moves (in self and reflex play, a defence
+        // that reaches the goal at once too); the budget does not matter there.
+        let budget = match self.mode {
+            Mode::Direct => short,
+            _ => short + 1,
+        };
+        let moves = self.moves(q);
+        let mut count = 0u32;
+        for &d in &moves {
+            let r = q.play(d);
+            let trivial = match self.mode {
+                Mode::Direct => self.att(&r, budget),
+                _ => self.goal(q, d, &r) || (budget > 1 && self.att(&r, budget - 1)),
+            };
+            if !trivial {
+                count += 1;
+            }
+        }
+        self.give(moves);
+        Some(count.saturating_sub(1))
     }
 
     fn moves(&mut self, p: &G) -> Vec<G::Move> {
@@ -135,7 +205,28 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// ([`end_mark`]) when it is the move that reaches the goal, the attacker's in direct
     /// play, the defender's in self and reflex play.
     fn node_mark(&self, p: &G, m: G::Move, q: &G, attacker: bool) -> String {
-        if attacker == (self.mode == Mode::Direct) { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
+        let ends = if attacker { self.mode == Mode::Direct || self.quodlibet() } else { self.mode != Mode::Direct };
+        if ends { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
+    }
+
+    /// `Quodlibet` in self or reflex play: the attacker may reach the goal itself.
+    #[inline]
+    fn quodlibet(&self) -> bool {
+        self.ctx.quodlibet && self.mode != Mode::Direct
+    }
+
+    /// Whether attacker move `m` from `p` (to `q`), with `n` attacker moves left, ends the
+    /// play won under `Quodlibet`: it reaches the goal itself (in exact play only as the
+    /// last move).
+    #[inline]
+    fn quodlibet_goal(&self, p: &G, m: G::Move, q: &G, n: u32) -> bool {
+        self.quodlibet() && (n == 1 || !self.ctx.exact) && self.goal(p, m, q)
+    }
+
+    /// Reflex play under `Quodlibet`: whether attacker move `m` from `p` is barred because it
+    /// does not reach the goal where another move does (the attacker must then take it).
+    fn quodlibet_barred(&mut self, p: &G, m: G::Move, q: &G) -> bool {
+        self.quodlibet() && self.mode == Mode::Reflex && !self.goal(p, m, q) && self.has_goal_move(p)
     }
 
     /// `exact-`: the length a fact of the table holds for, in its key (0 otherwise: a fact
@@ -195,7 +286,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if n == 1 && self.mode == Mode::Direct {
             return self.att_compute(p, n);
         }
-        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n);
+        let key = p.key() ^ SALT_ATT[self.mode as usize] ^ self.salt ^ self.length_salt(n) ^ self.nt_salt();
         if let Some(r) = self.probe(key, n) {
             return r;
         }
@@ -240,9 +331,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
-                let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
-                if !forced_goal {
-                    result = self.first_win(p, &moves, n);
+                if self.quodlibet() && (n == 1 || !self.ctx.exact) && moves.iter().any(|&m| self.goal_move(p, m)) {
+                    // `Quodlibet`: the attacker reaches the goal itself.
+                    result = true;
+                } else {
+                    let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
+                    if !forced_goal {
+                        result = self.first_win(p, &moves, n);
+                    }
                 }
             }
         }
@@ -296,11 +392,25 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.ctx.tick() {
             return false;
         }
-        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n);
+        let key = q.key() ^ SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(n) ^ self.nt_salt();
         if let Some(r) = self.probe(key, n) {
             return r;
         }
-        let r = self.def_compute(q, n);
+        if self.defended_by_rule(q, n) {
+            self.store(key, n, false);
+            return false;
+        }
+        let r = match self.nt_cost(q, n) {
+            // `NonTrivial`: more non-trivial defences than the attacker may still grant.
+            Some(c) if c > self.nt_left => false,
+            Some(c) => {
+                self.nt_left -= c;
+                let r = self.def_compute(q, n);
+                self.nt_left += c;
+                r
+            }
+            None => self.def_compute(q, n),
+        };
         self.store(key, n, r);
         r
     }
@@ -421,7 +531,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// refutation found stopping the rest. With one thread, or `lvl` 0, `def`.
     fn def_split(&mut self, q: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if lvl == 0 || rayon::current_num_threads() < 2 {
+        if lvl == 0 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() || self.defended_by_rule(q, n) {
             return self.def(q, n);
         }
         if self.ctx.tick() {
@@ -494,7 +604,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// is searched in vain.
     fn att_split(&mut self, p: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if lvl == 0 || n < 2 || rayon::current_num_threads() < 2 {
+        if lvl == 0 || n < 2 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() {
             return self.att(p, n);
         }
         if self.ctx.tick() {
@@ -509,12 +619,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Exact direct play: a goal before the last move does not count (here n >= 2).
             Mode::Direct if self.ctx.exact => false,
             Mode::Direct | Mode::Reflex => moves.iter().any(|&m| self.goal_move(p, m)),
-            Mode::SelfPlay | Mode::SemiReflex => false,
+            Mode::SelfPlay | Mode::SemiReflex => self.quodlibet() && !self.ctx.exact && moves.iter().any(|&m| self.goal_move(p, m)),
         };
         let result = if goal_now {
-            // Direct play: a win at once; reflex play: the attacker must take the goal, so
-            // it cannot win in the stipulated way.
-            self.mode == Mode::Direct
+            // Direct play (and `Quodlibet`): a win at once; reflex play: the attacker must
+            // take the goal, so it cannot win in the stipulated way.
+            self.mode == Mode::Direct || self.quodlibet()
         } else {
             if self.mode == Mode::Direct && self.ctx.checks_only {
                 // Checks first, as in the sequential search.
@@ -563,6 +673,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def_split(&q, n - 1, SPLIT_PLIES)),
+            _ if self.quodlibet() => {
+                self.quodlibet_goal(p, m, &q, n) || (!self.quodlibet_barred(p, m, &q) && self.def_split(&q, n, SPLIT_PLIES))
+            }
             _ => self.def_split(&q, n, SPLIT_PLIES),
         }
     }
@@ -579,6 +692,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             Mode::Direct => self.goal(p, m, &q) || (n > 1 && self.def(&q, n - 1)),
+            _ if self.quodlibet() => self.quodlibet_goal(p, m, &q, n) || (!self.quodlibet_barred(p, m, &q) && self.def(&q, n)),
             _ => self.def(&q, n),
         }
     }
@@ -586,19 +700,24 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Defences refuting attacker move `m` (at most `limit + 1` are collected).
     fn refutations(&mut self, p: &G, m: G::Move, n: u32, limit: usize) -> Vec<G::Move> {
         let q = p.play(m);
+        self.refutations_at(&q, self.budget_after(n), limit)
+    }
+
+    /// Defences from `q` (defender to move, `budget` as in [`Self::def`]) after which the
+    /// attacker fails (at most `limit + 1` are collected).
+    fn refutations_at(&mut self, q: &G, budget: u32, limit: usize) -> Vec<G::Move> {
         let mut out = Vec::new();
-        let moves = self.moves(&q);
-        let budget = self.budget_after(n);
-        if self.mode.defender_bound() && moves.iter().any(|&d| self.goal_move(&q, d)) {
+        let moves = self.moves(q);
+        if self.mode.defender_bound() && moves.iter().any(|&d| self.goal_move(q, d)) {
             if !self.early_goal_ok(budget) {
                 // Exact play: the goal it must reach too early refutes.
-                out.extend(moves.iter().copied().filter(|&d| self.goal_move(&q, d)).take(limit + 1));
+                out.extend(moves.iter().copied().filter(|&d| self.goal_move(q, d)).take(limit + 1));
             }
             self.give(moves);
             return out;
         }
         for &d in &moves {
-            if !self.answered(&q, d, budget) {
+            if !self.answered(q, d, budget) {
                 out.push(d);
                 if out.len() > limit {
                     break;
@@ -660,7 +779,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// move having solved within `n`; `reached`: the move reached the goal.
     fn fill_after_attack(&mut self, node: &mut Node, q: &G, reached: bool, n: u32, opts: &SolveOptions, par: bool) {
         let b = self.budget_after(n);
-        if self.mode == Mode::Direct && (b == 0 || reached) {
+        if (self.mode == Mode::Direct && (b == 0 || reached)) || (reached && self.quodlibet()) {
             return;
         }
         // Threat: what the attacker does if the defender passes.
@@ -686,11 +805,18 @@ impl<'a, G: Game> Searcher<'a, G> {
             node.threat = nodes;
             node.zugzwang = len == 0;
         }
+        // `NonTrivial`: the defences below cost what this node grants.
+        let cost = self.nt_cost(q, b).unwrap_or(0).min(self.nt_left);
+        self.nt_left -= cost;
         let moves = self.moves(q);
         let threat = Threat { len: threat_len, moves: threat_moves, reflex_forced };
         if par && rayon::current_num_threads() > 1 {
-            let (ctx, mode, home) = (self.ctx, self.mode, self.home);
-            let nodes = par_map(&moves, |&d| Searcher::<G>::new(ctx, mode, home).defence_node(q, d, b, &threat, opts));
+            let (ctx, mode, home, nt_left) = (self.ctx, self.mode, self.home, self.nt_left);
+            let nodes = par_map(&moves, |&d| {
+                let mut s = Searcher::<G>::new(ctx, mode, home);
+                s.nt_left = nt_left;
+                s.defence_node(q, d, b, &threat, opts)
+            });
             node.replies.extend(nodes.into_iter().flatten());
         } else {
             for &d in &moves {
@@ -701,6 +827,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         self.give(moves);
+        self.nt_left += cost;
     }
 
     /// The node of defence `d` from `q` in a solution's tree (`b` the attacker's budget after
@@ -729,8 +856,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                     }
                 } else if self.goal(q, d, &r) {
                     // The defender reaches the goal before the attacker has played all its
-                    // moves: a short line, which Popeye does not show after the key.
-                    if b > 1 {
+                    // moves: a short line, which Popeye does not show after the key (but
+                    // with `MatesIn1`).
+                    if b > 1 && !opts.mates_in_1 {
                         return None;
                     }
                 } else {
@@ -844,21 +972,35 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
             Mode::Direct => n > 1 && s.def(pos, n - 1),
             _ => s.def(pos, n),
         };
-        let mut keys = Vec::new();
-        if works {
+        let (mut keys, mut tries) = (Vec::new(), Vec::new());
+        if mode != Mode::Direct || n > 1 {
             let mut node = Node::new("...".into(), String::new(), Role::Key);
             // The diagram is after an unknown key: it reached no goal.
             s.fill_after_attack(&mut node, pos, false, n, opts, true);
-            keys.push(node);
+            if works {
+                keys.push(node);
+            } else if !ctx.is_stopped() {
+                // A defence refutes: Popeye shows the play all the same, each refutation
+                // followed by `refutes.`; the diagram is then a try.
+                node.role = Role::Try;
+                node.refutations = s
+                    .refutations_at(pos, s.budget_after(n), usize::MAX - 1)
+                    .iter()
+                    .map(|&d| {
+                        Node::new(pos.move_text_in(d, Lang::En, ctx.notation), s.node_mark(pos, d, &pos.play(d), false), Role::Refutation)
+                    })
+                    .collect();
+                tries.push(node);
+            }
         }
-        return BattleResult { keys, tries: Vec::new(), set_play: Vec::new() };
+        return BattleResult { keys, tries, set_play: Vec::new() };
     }
     let mut first = Vec::new();
     pos.moves(&mut first);
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.
-    let root_forced = mode == Mode::Reflex && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
+    let root_forced = mode == Mode::Reflex && !ctx.quodlibet && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
     let rootf = |&m: &G::Move| {
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let out = if root_forced {
@@ -884,7 +1026,8 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                 _ => true,
             };
             (keep.then_some(node), None)
-        } else if opts.tries {
+        } else if opts.tries && !(opts.trivial_tries_avoid && pos.play(m).in_check()) {
+            // (`TrivialTriesAvoid`: a first move that gives check is no try.)
             let limit = opts.defence.max(1) as usize;
             let refs = s.refutations(pos, m, n, limit);
             if !refs.is_empty() && refs.len() <= limit && !ctx.is_stopped() {
@@ -924,6 +1067,9 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let moves = s.moves(&t);
         let forced = mode.defender_bound() && moves.iter().any(|&d| t.play(d).goal_reached_by(&t, d, ctx.goal));
+        // Self play: a set move that reaches the goal at once is a short line, which Popeye
+        // shows only in `s#1`, where every set move reaches the goal, or with `MatesIn1`.
+        let all_goal = mode == Mode::SelfPlay && n > 1 && !opts.mates_in_1 && s.all_moves_reach_goal(&t);
         for &d in &moves {
             let r = t.play(d);
             let mut dn = Node::new(t.move_text_in(d, Lang::En, ctx.notation), s.node_mark(&t, d, &r, false), Role::Set);
@@ -939,7 +1085,8 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
                 }
                 _ => {
                     if r.goal_reached_by(&t, d, ctx.goal) {
-                        true
+                        // In reflex play the defender must take it, and it is shown.
+                        mode != Mode::SelfPlay || n <= 1 || opts.mates_in_1 || all_goal
                     } else if forced || n <= 1 {
                         false
                     } else {

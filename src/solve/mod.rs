@@ -95,6 +95,20 @@ pub struct SolveOptions {
     /// `NullMoves`: in help play a side not in check may pass (not at the last half-move,
     /// nor twice in a row); the pass is written [`tree::NULL_MOVE`].
     pub null_moves: bool,
+    /// `Quodlibet`: in self and reflex play (`s#n`, `r#n`, `semi-r#n`) the attacker may also
+    /// reach the goal itself, within its n moves, as in direct play (see [`battle`]).
+    pub quodlibet: bool,
+    /// `MatesIn1`: in self play, show the defences that reach the goal at once where the
+    /// play would go on (after the key of `s#n`, n > 1, and in its set play), which Popeye
+    /// leaves out otherwise as short lines.
+    pub mates_in_1: bool,
+    /// `TrivialTriesAvoid`: leave out the tries that give check.
+    pub trivial_tries_avoid: bool,
+    /// `NonTrivial m n` in battle play: (m, n). See [`battle`].
+    pub non_trivial: Option<(u32, u32)>,
+    /// `MaxFlightsquares n` in direct play: after an attacker's move that does not end the
+    /// play nor give check, a defender's king with n flight squares or more has defended.
+    pub max_flights: Option<u32>,
 }
 
 impl Default for SolveOptions {
@@ -119,6 +133,11 @@ impl Default for SolveOptions {
             post_key: false,
             notation: Notation::Native,
             null_moves: false,
+            quodlibet: false,
+            mates_in_1: false,
+            trivial_tries_avoid: false,
+            non_trivial: None,
+            max_flights: None,
         }
     }
 }
@@ -188,6 +207,14 @@ pub(crate) struct Ctx {
     pub(crate) checks_only: bool,
     /// `exact-`: play of the full length only.
     pub(crate) exact: bool,
+    /// `Quodlibet` ([`SolveOptions::quodlibet`]).
+    pub(crate) quodlibet: bool,
+    /// `NonTrivial m n` ([`SolveOptions::non_trivial`]).
+    pub(crate) non_trivial: Option<(u32, u32)>,
+    /// `Threat n` in direct play ([`SolveOptions::threat`]).
+    pub(crate) threat: Option<u32>,
+    /// `MaxFlightsquares n` in direct play ([`SolveOptions::max_flights`]).
+    pub(crate) max_flights: Option<u32>,
 }
 
 thread_local! {
@@ -284,6 +311,10 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         notation: opts.notation,
         checks_only: pos.needs_check(stip.goal),
         exact: stip.exact,
+        quodlibet: opts.quodlibet,
+        non_trivial: opts.non_trivial,
+        threat: opts.threat,
+        max_flights: opts.max_flights,
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
