@@ -320,7 +320,7 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
         for l in &ph.lines {
             out.push(if stip.series {
                 series_line(l, has_reply, lang)
-            } else if stip.reci.is_some() {
+            } else if stip.reci.is_some() || stip.goal.is_proof() {
                 reci_help_line(l, lang)
             } else {
                 help_line(l, lang)
