@@ -118,10 +118,9 @@ fn pawn_path(c: Color, s: usize, t: usize) -> Option<(u32, u32)> {
     Some(((dr - double as i32) as u32, df as u32))
 }
 
-/// Moves (and captures) for the piece `from` (kind `kf`) of side `c` to become the piece
-/// `to` (kind `kt`) of the diagram; `king_castles` lists the squares castling can take the
-/// king to in one move.
-fn cost(c: Color, kf: Kind, s: usize, kt: Kind, t: usize, king_castles: &[usize]) -> (u32, u32) {
+/// Moves (and captures) for the piece on `s` (kind `kf`) of side `c` to become the piece on
+/// `t` (kind `kt`) of the diagram.
+fn cost(c: Color, kf: Kind, s: usize, kt: Kind, t: usize) -> (u32, u32) {
     if kf == Kind::Pawn {
         if kt == Kind::Pawn {
             return pawn_path(c, s, t).unwrap_or((INF, INF));
@@ -144,13 +143,7 @@ fn cost(c: Color, kf: Kind, s: usize, kt: Kind, t: usize, king_castles: &[usize]
     if kf != kt {
         return (INF, INF);
     }
-    let mut d = officer_distance(kf.index(), s, t);
-    if kf == Kind::King {
-        for &g in king_castles {
-            d = d.min(1 + officer_distance(0, g, t));
-        }
-    }
-    (d, 0)
+    (officer_distance(kf.index(), s, t), 0)
 }
 
 /// Least total cost of giving every row a distinct column (`rows` ≤ `cols`), `cost[r][c]`;
@@ -249,60 +242,79 @@ impl Target {
 
 /// A lower bound on the moves side `c` needs from `p` to reach `target` ([`INF`] when it
 /// cannot): see the module's text. It never exceeds the moves of any play that reaches it.
+/// Castling is one more way: a play that castles needs, besides that move, what the pieces
+/// need with the king and rook on their castled squares.
 pub fn moves_needed(p: &Position, target: &Target, c: Color) -> u32 {
     let ci = c.index();
-    // Pieces already on their squares stay (an assignment that moves one elsewhere is never
-    // cheaper: its way through that square serves the piece that comes instead).
-    let mine = p.by_color[ci];
     let opp_have = p.by_color[1 - ci].count_ones();
     let opp_want = target.by_color[1 - ci].count_ones();
-    if opp_want > opp_have || target.by_color[ci].count_ones() > mine.count_ones() {
+    if opp_want > opp_have || target.by_color[ci].count_ones() > p.by_color[ci].count_ones() {
         return INF;
     }
     let captures = opp_have - opp_want;
-    let mut sinks: arrayvec::ArrayVec<(usize, Kind), 16> = arrayvec::ArrayVec::new();
-    let mut fixed = 0u64;
-    for &(t, k) in &target.pieces[ci] {
-        if p.piece_at(Square(t as u8)) == Some(crate::piece::Piece::new(c, k)) {
-            fixed |= 1u64 << t;
-        } else if sinks.try_push((t, k)).is_err() {
-            return 0;
-        }
-    }
-    if sinks.is_empty() {
-        return captures;
-    }
-    let mut sources: arrayvec::ArrayVec<(usize, Kind), 16> = arrayvec::ArrayVec::new();
-    let mut bb = mine & !fixed;
+    let mut pieces: arrayvec::ArrayVec<(usize, Kind), 16> = arrayvec::ArrayVec::new();
+    let mut bb = p.by_color[ci];
     while bb != 0 {
         let s = bb.trailing_zeros() as usize;
         bb &= bb - 1;
         let k = p.piece_at(Square(s as u8)).map_or(Kind::Pawn, |pc| pc.kind);
-        if sources.try_push((s, k)).is_err() {
+        if pieces.try_push((s, k)).is_err() {
             return 0;
         }
     }
+    let mut need = assigned(&pieces, target, c, captures);
+    let rights = p.castling() & if c == Color::White { castle::WK | castle::WQ } else { castle::BK | castle::BQ };
+    let home = if c == Color::White { 4 } else { 60 };
+    for (bits, rook, king_to, rook_to) in [(castle::WK | castle::BK, home + 3, home + 2, home + 1), (castle::WQ | castle::BQ, home - 4, home - 2, home - 1)] {
+        if rights & bits == 0 || need <= 1 {
+            continue;
+        }
+        let castled: arrayvec::ArrayVec<(usize, Kind), 16> = pieces
+            .iter()
+            .map(|&(s, k)| match (s, k) {
+                (s, Kind::King) if s == home => (king_to, k),
+                (s, Kind::Rook) if s == rook => (rook_to, k),
+                x => x,
+            })
+            .collect();
+        need = need.min(1 + assigned(&castled, target, c, captures));
+    }
+    need.max(captures)
+}
+
+/// The least moves for `pieces` (side `c`) to become the diagram's pieces of `c`, making no
+/// more changes of file with pawns than `captures`; [`INF`] when they cannot.
+fn assigned(pieces: &[(usize, Kind)], target: &Target, c: Color, captures: u32) -> u32 {
+    let ci = c.index();
+    // Pieces already on their squares stay (an assignment that moves one elsewhere is never
+    // cheaper: its way through that square serves the piece that comes instead).
+    // (A castled king or rook may share its square with a piece in `pieces`: the pieces are
+    // told apart by their index, not their square.)
+    let mut sinks: arrayvec::ArrayVec<(usize, Kind), 16> = arrayvec::ArrayVec::new();
+    let mut fixed = 0u32;
+    for &(t, k) in &target.pieces[ci] {
+        match pieces.iter().enumerate().position(|(i, &pc)| pc == (t, k) && fixed & (1 << i) == 0) {
+            Some(i) => fixed |= 1 << i,
+            None => {
+                if sinks.try_push((t, k)).is_err() {
+                    return 0;
+                }
+            }
+        }
+    }
+    if sinks.is_empty() {
+        return 0;
+    }
+    let sources: arrayvec::ArrayVec<(usize, Kind), 16> =
+        pieces.iter().enumerate().filter(|&(i, _)| fixed & (1 << i) == 0).map(|(_, &pc)| pc).collect();
     if sources.len() < sinks.len() {
         return INF;
-    }
-    // Castling: the king to the castled square in one move, the rook with it (one move
-    // saved at most).
-    let rights = p.castling()
-        & if c == Color::White { castle::WK | castle::WQ } else { castle::BK | castle::BQ };
-    let home = if c == Color::White { 4 } else { 60 };
-    let mut king_castles: arrayvec::ArrayVec<usize, 2> = arrayvec::ArrayVec::new();
-    if rights & (castle::WK | castle::BK) != 0 {
-        king_castles.push(home + 2);
-    }
-    if rights & (castle::WQ | castle::BQ) != 0 {
-        king_castles.push(home - 2);
     }
     let mut moves = [[0u32; 16]; 16];
     let mut caps = [[0u32; 16]; 16];
     for (i, &(t, kt)) in sinks.iter().enumerate() {
         for (j, &(s, kf)) in sources.iter().enumerate() {
-            let castles: &[usize] = if s == home { &king_castles } else { &[] };
-            let (m, x) = cost(c, kf, s, kt, t, castles);
+            let (m, x) = cost(c, kf, s, kt, t);
             moves[i][j] = m;
             caps[i][j] = x;
         }
@@ -315,8 +327,7 @@ pub fn moves_needed(p: &Position, target: &Target, c: Color) -> u32 {
     if assignment(&caps, sinks.len(), sources.len()) > captures {
         return INF;
     }
-    let need = need.saturating_sub(u32::from(rights != 0));
-    need.max(captures)
+    need
 }
 
 /// How the play goes.
@@ -683,7 +694,7 @@ mod tests {
             ("dia3", "rnbqkbnr/1ppppppp/8/p7/7P/8/PPPPPPP1/RNBQKBNR w KQkq - 0 1"),
             ("dia3", "rnbqkbnr/pppp1ppp/8/8/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1"),
             ("ser-dia3", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            ("ser-dia4", "rnbqkbnr/ppppQppp/8/8/8/4P3/PPPP1PPP/RNB1KBNR w KQkq - 0 1"),
+            ("ser-dia4", "rnbqkbnr/ppppQppp/8/8/8/4P3/PPPP1PPP/RNB1KBNR b KQkq - 0 1"),
         ];
         for (stip, target) in cases {
             let st = Stipulation::parse(stip).unwrap();
@@ -692,6 +703,35 @@ mod tests {
             let with = texts(&solve_with(&start, &t, &st, &opts, true));
             let without = texts(&solve_with(&start, &t, &st, &opts, false));
             assert_eq!(with, without, "{stip} {target}");
+        }
+    }
+
+    /// Along Popeye's solutions, each side's bound never exceeds the moves it has left.
+    #[test]
+    fn the_bound_holds_along_known_solutions() {
+        let cases = [
+            // Gruber, Problemkiste 1984 (proof.inp #4): castling at the end.
+            ("dia6", "rnbqkbnr/pppp1p1p/8/4p1p1/1PQP4/8/P1PNPPPP/2KR1BNR w kq - 0 1",
+             "d2-d4 e7-e5 Qd1-d3 Bf8-a3 b2-b4 Ba3*c1 Qd3-c4 Bc1-h6 Sb1-d2 g7-g5 0-0-0 Bh6-f8"),
+            // Turkstra, The Problemist 1994 (proof.inp #6): the king's walk.
+            ("dia9", "rnbqkr1K/pppppp1p/5npb/8/5P2/4P3/PPPP2PP/RNBQ1BNR w q - 0 1",
+             "e2-e3 g7-g6 Ke1-e2 Bf8-g7 Ke2-f3 Bg7-e5 Kf3-g4 Sg8-f6 Kg4-g5 Rh8-f8 Kg5-h6 Be5-f4 Kh6-g7 Sf6-g8 Kg7-h8 Bf4-h6 f2-f4 Sg8-f6"),
+        ];
+        for (stip, target, line) in cases {
+            let t = Target::of(&fen(target));
+            let mut p = game_array();
+            let moves: Vec<&str> = line.split(' ').collect();
+            let total = Stipulation::parse(stip).unwrap().help_plies() as usize;
+            for (i, mv) in moves.iter().enumerate() {
+                let left = (total - i) as u32;
+                let mover = p.side_to_move();
+                let (mine, theirs) = (left.div_ceil(2), left / 2);
+                let (w, b) = if mover == Color::White { (mine, theirs) } else { (theirs, mine) };
+                let (nw, nb) = (moves_needed(&p, &t, Color::White), moves_needed(&p, &t, Color::Black));
+                assert!(nw <= w && nb <= b, "{stip} before {mv}: White needs {nw} of {w}, Black {nb} of {b}");
+                p = p.play(p.parse_move(mv).unwrap_or_else(|| panic!("{mv}")));
+            }
+            assert!(t.reached(&p), "{stip}");
         }
     }
 
