@@ -498,7 +498,8 @@ fn interpret(
             return Ok(None);
         }
         if let Some(s) = proof {
-            unsupported.push(format!("proof games ('{s}') with fairy conditions, fairy pieces or a side without a king are not supported yet"));
+            unsupported
+                .push(format!("proof games ('{s}') with fairy conditions, fairy pieces or a side without a king are not supported yet"));
             return Ok(None);
         }
         if options.reserve.any() {
@@ -585,7 +586,9 @@ fn interpret(
                 format!("'{stipulation}' needs the position it starts from: give 'start' (white and black piece lists, or a FEN)"),
             ));
         }
-        (_, Some(_)) => return Err(Fault::at(&["start"], format!("'start' is the start position of an a=>b proof game, not of '{stipulation}'"))),
+        (_, Some(_)) => {
+            return Err(Fault::at(&["start"], format!("'start' is the start position of an a=>b proof game, not of '{stipulation}'")));
+        }
         (_, None) => None,
     };
     let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed, proof_start };

@@ -265,7 +265,9 @@ pub fn moves_needed(p: &Position, target: &Target, c: Color) -> u32 {
     let mut need = assigned(&pieces, target, c, captures);
     let rights = p.castling() & if c == Color::White { castle::WK | castle::WQ } else { castle::BK | castle::BQ };
     let home = if c == Color::White { 4 } else { 60 };
-    for (bits, rook, king_to, rook_to) in [(castle::WK | castle::BK, home + 3, home + 2, home + 1), (castle::WQ | castle::BQ, home - 4, home - 2, home - 1)] {
+    for (bits, rook, king_to, rook_to) in
+        [(castle::WK | castle::BK, home + 3, home + 2, home + 1), (castle::WQ | castle::BQ, home - 4, home - 2, home - 1)]
+    {
         if rights & bits == 0 || need <= 1 {
             continue;
         }
@@ -711,11 +713,17 @@ mod tests {
     fn the_bound_holds_along_known_solutions() {
         let cases = [
             // Gruber, Problemkiste 1984 (proof.inp #4): castling at the end.
-            ("dia6", "rnbqkbnr/pppp1p1p/8/4p1p1/1PQP4/8/P1PNPPPP/2KR1BNR w kq - 0 1",
-             "d2-d4 e7-e5 Qd1-d3 Bf8-a3 b2-b4 Ba3*c1 Qd3-c4 Bc1-h6 Sb1-d2 g7-g5 0-0-0 Bh6-f8"),
+            (
+                "dia6",
+                "rnbqkbnr/pppp1p1p/8/4p1p1/1PQP4/8/P1PNPPPP/2KR1BNR w kq - 0 1",
+                "d2-d4 e7-e5 Qd1-d3 Bf8-a3 b2-b4 Ba3*c1 Qd3-c4 Bc1-h6 Sb1-d2 g7-g5 0-0-0 Bh6-f8",
+            ),
             // Turkstra, The Problemist 1994 (proof.inp #6): the king's walk.
-            ("dia9", "rnbqkr1K/pppppp1p/5npb/8/5P2/4P3/PPPP2PP/RNBQ1BNR w q - 0 1",
-             "e2-e3 g7-g6 Ke1-e2 Bf8-g7 Ke2-f3 Bg7-e5 Kf3-g4 Sg8-f6 Kg4-g5 Rh8-f8 Kg5-h6 Be5-f4 Kh6-g7 Sf6-g8 Kg7-h8 Bf4-h6 f2-f4 Sg8-f6"),
+            (
+                "dia9",
+                "rnbqkr1K/pppppp1p/5npb/8/5P2/4P3/PPPP2PP/RNBQ1BNR w q - 0 1",
+                "e2-e3 g7-g6 Ke1-e2 Bf8-g7 Ke2-f3 Bg7-e5 Kf3-g4 Sg8-f6 Kg4-g5 Rh8-f8 Kg5-h6 Be5-f4 Kh6-g7 Sf6-g8 Kg7-h8 Bf4-h6 f2-f4 Sg8-f6",
+            ),
         ];
         for (stip, target, line) in cases {
             let t = Target::of(&fen(target));
