@@ -184,8 +184,11 @@ fn section(lines: &[&str]) -> OutputSection {
     // The solution starts after the first blank line that follows the stipulation line under
     // the diagram (conditions may take several lines); without that line (an input error, or
     // nothing printed before a message) everything is solution.
-    let start = match lines.iter().position(|l| is_count_line(l)) {
-        Some(i) => lines[i..].iter().position(|l| l.trim().is_empty()).map_or(lines.len(), |j| i + j),
+    // An `a=>b` proof game draws two diagrams, the second after `=> (White ->)`: its count
+    // line is the one.
+    let second = lines.iter().position(|l| l.trim_start().starts_with("=> (")).unwrap_or(0);
+    let start = match lines[second..].iter().position(|l| is_count_line(l)) {
+        Some(i) => lines[second + i..].iter().position(|l| l.trim().is_empty()).map_or(lines.len(), |j| second + i + j),
         None => 0,
     };
     let header = lines[..start].iter().map(|l| l.to_string()).collect();

@@ -209,6 +209,13 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
             let stated = stated_for(p, &v.label, i, count);
             // The one place where a problem picks its game: below, all is generic.
             let (solved, stated, reserve) = match &v.position {
+                // Proof games: from the game array (`dia`) or the start position (`a=>b`) to
+                // the diagram.
+                GamePosition::Chess(pos) if v.stipulation.goal.is_proof() => {
+                    let start = p.proof_start.as_deref().copied().unwrap_or_else(crate::solve::proof::game_array);
+                    let stated = stated.map(|t| restate(&start, t, opts.notation, false));
+                    (crate::solve::proof::solve_proof(&start, pos, &v.stipulation, &opts), stated, None)
+                }
                 GamePosition::Chess(pos) => (solve(pos, &v.stipulation, &opts), stated.cloned(), ReserveState::of(pos)),
                 GamePosition::Xiangqi(pos) => {
                     let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));

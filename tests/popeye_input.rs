@@ -198,18 +198,24 @@ fn a_left_out_piece_makes_it_unsupported_not_invalid() {
 }
 
 /// Popeye elements that make a diagram unreadable for feerie's chess reader are named, not
-/// refused: a hunter piece (`s/lb8`), and a stipulation feerie cannot play whose diagram holds
-/// two pieces on one square (Popeye's `a=>b` lists the start and the target position).
+/// refused: a hunter piece (`s/lb8`); Popeye's `a=>b` lists the start position before the
+/// stipulation and the position to reach after it.
 #[test]
-fn hunters_and_a_to_b_are_unsupported() {
+fn hunters_are_unsupported_and_a_to_b_reads_two_positions() {
     let hunter = "beginproblem\nstipulation #3\npieces white ke1 s/lb8 black ke8\nendproblem\n";
     match &feerie::problem::load_popeye_str(hunter, "h.inp")[0] {
         Loaded::Unsupported { reason, .. } => assert!(reason.contains("hunter piece 's/lb8'"), "{reason}"),
         other => panic!("{other:?}"),
     }
-    let atob = "beginproblem\nstipulation a=>b6\npieces white ke1 rc3 black ke8 bc3\nendproblem\n";
+    let atob = "beginproblem\npieces white ke1 rc3 black ke8\nstipulation a=>b6\npieces white ke1 rc4 black ke8 bc3\nendproblem\n";
     match &feerie::problem::load_popeye_str(atob, "a.inp")[0] {
-        Loaded::Unsupported { reason, .. } => assert!(reason.contains("a=>b6"), "{reason}"),
+        Loaded::Ready(p) => {
+            let start = p.proof_start.as_ref().expect("the start");
+            assert_eq!(start.to_fen().split(' ').next(), Some("4k3/8/8/8/8/2R5/8/4K3"));
+            // Black begins a=>b.
+            assert_eq!(start.side_to_move(), feerie::piece::Color::Black);
+            assert_eq!(p.position.diagram().pieces.len(), 4);
+        }
         other => panic!("{other:?}"),
     }
 }

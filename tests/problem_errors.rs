@@ -215,16 +215,21 @@ fn huge_move_numbers_in_a_stated_solution_are_reported_not_expanded() {
     assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
 }
 
-/// A stipulation feerie cannot play yet leaves the side to move unknown (and a proof game's
-/// diagram is a target, not a position to move from): a diagram with a side in check is then
-/// `unsupported` by the stipulation, not `invalid`; with a stipulation feerie plays it is
+/// A stipulation feerie cannot play yet leaves the side to move unknown: a diagram with a
+/// side in check is then `unsupported` by the stipulation, not `invalid`; a proof game's
+/// diagram is a position to reach, with the side to move it has there (Black after `dia8.5`,
+/// in check from White's last move); with a stipulation feerie plays from the diagram it is
 /// `invalid`, named.
 #[test]
 fn an_unsupported_stipulation_does_not_make_a_checked_diagram_invalid() {
     use feerie::problem::{Loaded, load_str};
     let doc = |stip: &str| format!("stipulation: '{stip}'\nalgebraic: {{white: [Ka6, Sc7], black: [Ka8]}}\n");
+    match &load_str(&doc("h##2"), "d.yaml")[0] {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("h##2"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
     match &load_str(&doc("dia8.5"), "d.yaml")[0] {
-        Loaded::Unsupported { reason, .. } => assert!(reason.contains("dia8.5"), "{reason}"),
+        Loaded::Ready(p) => assert_eq!(p.stipulation.to_string(), "dia8.5"),
         other => panic!("{other:?}"),
     }
     match &load_str(&doc("#1"), "d.yaml")[0] {

@@ -13,7 +13,8 @@
 //! `Origin`, `award` as `Award`, `comments` as `Title` lines (the Popeye reader reads `Title`
 //! into `comments`), `remarks` as `Remark` lines, `algebraic` as `Pieces` (colours, attributes,
 //! neutral pieces), the options as `Option` and the conditions as `Condition`, the twins as
-//! `Twin` (or `ZeroPosition`) lines. Popeye's language has no place for a stated solution,
+//! `Twin` (or `ZeroPosition`) lines; the `start` position of an `a=>b` proof game as `Pieces`
+//! before the `Stipulation` (Popeye reads the pieces after it as the diagram). Popeye's language has no place for a stated solution,
 //! keywords, the intended number of solutions, a structured source, a FEN or a reserve: such a
 //! field is copied, line by line as written, into `Remark yaml: …` lines, which Popeye ignores
 //! and feerie's Popeye reader reads back into the same field. Xiangqi and Cheskers problems,
@@ -331,6 +332,19 @@ fn yaml_to_popeye(doc: &RawDoc, loaded: &Loaded, file: &str) -> Result<String, P
         }
         handled.push(key);
     }
+    // The start position of an `a=>b` proof game: Popeye reads the pieces before the
+    // stipulation as the start, those after it as the diagram.
+    if let Some(v) = field(map, "start") {
+        let mut m = Mapping::new();
+        let key = if scalar(v).is_some() { "fen" } else { "algebraic" };
+        m.insert(Value::String(key.into()), v.clone());
+        let mut fen_carried = Vec::new();
+        out.extend(pieces(&m, &|_, message| fault("start", message), &mut fen_carried)?);
+        if !fen_carried.is_empty() {
+            carry.push("start".into());
+        }
+    }
+    handled.push("start");
     // Stipulation.
     if let Some(v) = field(map, "stipulation") {
         match scalar(v).map(|s| s.trim().to_string()) {
@@ -517,6 +531,7 @@ fn same_problem(a: &Problem, b: &Problem) -> Result<(), String> {
     check(a.options == b.options, "gives other options or conditions")?;
     check(a.intended_solutions == b.intended_solutions, "gives another intended number of solutions")?;
     check(a.castling_allowed == b.castling_allowed, "allows other castlings")?;
+    check(a.proof_start == b.proof_start, "gives another start position")?;
     check(a.meta == b.meta, "gives other metadata")?;
     if a.stated != b.stated {
         return Err(format!(

@@ -262,6 +262,7 @@ fn interpret(
         }
     };
     let side = stipulation.map(|s| super::first_mover(&s, &options)).unwrap_or(Color::White);
+    let proof = stipulation.filter(|s| s.goal.is_proof());
     // Twins (read for every rule system, applied for chess).
     let twins = read_twins(ctx, map, rules, unsupported)?;
     let has_alg = field(map, "algebraic").is_some();
@@ -318,7 +319,7 @@ fn interpret(
                 let Some(stipulation) = stipulation else {
                     return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
                 };
-                let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed: 0 };
+                let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed: 0, proof_start: None };
                 return Ok(Some(problem(ctx, meta, super::GamePosition::Xiangqi(position), parts)));
             } else {
                 let pieces = match &fen_text {
@@ -352,7 +353,7 @@ fn interpret(
                 let Some(stipulation) = stipulation else {
                     return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
                 };
-                let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed: 0 };
+                let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed: 0, proof_start: None };
                 return Ok(Some(problem(ctx, meta, super::GamePosition::Cheskers(position), parts)));
             }
         }
@@ -500,6 +501,11 @@ fn interpret(
         if condition_unsupported || !unsupported.is_empty() {
             return Ok(None);
         }
+        if let Some(s) = proof {
+            unsupported
+                .push(format!("proof games ('{s}') with fairy conditions, fairy pieces or a side without a king are not supported yet"));
+            return Ok(None);
+        }
         if options.reserve.any() {
             unsupported.push(format!(
                 "Réserve combined with {} is not supported yet",
@@ -538,11 +544,21 @@ fn interpret(
         let Some(stipulation) = stipulation else {
             return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
         };
-        let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed };
+        let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed, proof_start: None };
         return Ok(Some(problem(ctx, meta, super::GamePosition::Fairy(Box::new(position)), parts)));
+    }
+    // A proof game's diagram is the position to reach, with the side to move it has there.
+    if let Some(s) = proof {
+        setup.side = Some(s.proof_target_side(options.white_to_play));
     }
     let position = match Position::from_setup(&setup) {
         Ok(p) => Ok(p),
+        // A diagram whose side that has just moved stands in check is no proof game's end:
+        // it loads with the other side to move, and no play reaches it.
+        Err(PositionError::OppositeCheck(_)) if proof.is_some() => {
+            setup.side = setup.side.map(Color::opponent);
+            Position::from_setup(&setup)
+        }
         // A fairy condition or option (NoWk, Circe, …) may make the diagram legal.
         Err(_) if condition_unsupported => return Ok(None),
         Err(e) => Err(e),
@@ -566,8 +582,51 @@ fn interpret(
     let Some(stipulation) = stipulation else {
         return Err(Fault::at(&["stipulation"], "the stipulation could not be read"));
     };
-    let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed };
+    let proof_start = match (stipulation.goal, field(map, "start")) {
+        (Goal::AToB, Some(v)) => Some(Box::new(read_start(v, side, castling_allowed)?)),
+        (Goal::AToB, None) => {
+            return Err(Fault::at(
+                &["stipulation"],
+                format!("'{stipulation}' needs the position it starts from: give 'start' (white and black piece lists, or a FEN)"),
+            ));
+        }
+        (_, Some(_)) => {
+            return Err(Fault::at(&["start"], format!("'start' is the start position of an a=>b proof game, not of '{stipulation}'")));
+        }
+        (_, None) => None,
+    };
+    let parts = Parts { stipulation, options, intended_solutions, twins, castling_allowed, proof_start };
     Ok(Some(problem(ctx, meta, super::GamePosition::Chess(position), parts)))
+}
+
+/// The start position of an `a=>b` proof game: a FEN (its board field at least) or white
+/// and black piece lists as in `algebraic`; `side` moves first, castling as the pieces and
+/// `castling_allowed` allow.
+fn read_start(v: &Value, side: Color, castling_allowed: u8) -> Result<Position, Fault> {
+    let mut setup = match scalar(v) {
+        Some(f) => {
+            let f = f.trim();
+            // A board field alone is a FEN too.
+            let full = if f.contains(' ') { f.to_string() } else { format!("{f} w - - 0 1") };
+            let mut s = crate::notation::parse_fen(&full).map_err(|e| Fault::at(&["start"], position_message(&e)))?;
+            if !f.contains(' ') {
+                s.castling = board::default_castling(&s.pieces);
+            }
+            s
+        }
+        None => {
+            let mut ignored = Vec::new();
+            let raw = board::read_algebraic(v, CHESS, true, &mut ignored)?;
+            if let Some(why) = ignored.first() {
+                return Err(Fault::at(&["start"], why.clone()));
+            }
+            let pieces = board::chess_pieces(&raw).map_err(|f| Fault::at(&["start"], f.message))?;
+            Setup { castling: board::default_castling(&pieces), pieces, fullmove: 1, ..Setup::default() }
+        }
+    };
+    setup.castling &= castling_allowed;
+    setup.side = Some(side);
+    Position::from_setup(&setup).map_err(|e| Fault::at(&["start"], format!("the start position: {}", position_message(&e))))
 }
 
 /// What a problem is made of besides its position and where it comes from.
@@ -577,6 +636,7 @@ struct Parts {
     intended_solutions: Option<u32>,
     twins: Vec<Twin>,
     castling_allowed: u8,
+    proof_start: Option<Box<Position>>,
 }
 
 /// The problem of this document, in its game.
@@ -595,6 +655,7 @@ fn problem(ctx: &Ctx, meta: &Meta, position: super::GamePosition, parts: Parts) 
         stated: None,
         meta: meta.clone(),
         castling_allowed: parts.castling_allowed,
+        proof_start: parts.proof_start,
     }
 }
 

@@ -154,6 +154,10 @@ pub struct Problem {
     /// Castling rights the file allows ([`crate::position::castle`] bits): all but those removed
     /// by `NoCastling`, or those of the FEN. A twin has the rights of its placement within these.
     pub castling_allowed: u8,
+    /// The start position of an `a=>b` proof game (YAML `start`), its first mover to move;
+    /// the diagram ([`Problem::position`]) is the position to reach. `None` otherwise (`dia`
+    /// starts from the game array).
+    pub proof_start: Option<Box<crate::position::Position>>,
 }
 
 /// One position to solve: the diagram (`a`) or a twin.

@@ -377,6 +377,9 @@ struct Prob {
     stipulation: Option<Item>,
     /// Per colour (white, black, neutral): pieces as `[attrs…] CodeSquare` items.
     pieces: [Vec<Item>; 3],
+    /// In an `a=>b` proof game, the position to reach: the pieces given after the
+    /// stipulation (those before it are the start position).
+    target: Option<[Vec<Item>; 3]>,
     options: Vec<Item>,
     conditions: Vec<Item>,
     /// Twins: label, the command words.
@@ -877,6 +880,9 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                         st.verbatim = false;
                         r.i += 1;
                     }
+                    if st.text.to_ascii_lowercase().contains("a=>b") {
+                        p.target.get_or_insert_with(Default::default);
+                    }
                     if popeye_only_stipulation(&st.text) {
                         p.leave_out(st.at, format!("stipulation '{}' is not supported yet", st.text));
                         st = made("#1", st.at);
@@ -901,13 +907,24 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
             Cmd::Forsyth => match r.peek().cloned() {
                 Some(f) => {
                     r.i += 1;
-                    read_forsyth(&f, r.lang, p);
+                    // After an `a=>b` stipulation: the position to reach.
+                    if let Some(mut t) = p.target.take() {
+                        std::mem::swap(&mut p.pieces, &mut t);
+                        read_forsyth(&f, r.lang, p);
+                        std::mem::swap(&mut p.pieces, &mut t);
+                        p.target = Some(t);
+                    } else {
+                        read_forsyth(&f, r.lang, p);
+                    }
                 }
                 None => fail(p, t.at, "the Forsyth string is missing".into()),
             },
             Cmd::Pieces => {
                 for (c, it) in read_pieces(r, p, false) {
-                    p.pieces[c].push(it);
+                    match &mut p.target {
+                        Some(t) => t[c].push(it),
+                        None => p.pieces[c].push(it),
+                    }
                 }
             }
             Cmd::Option => {
@@ -1109,14 +1126,22 @@ fn generate(p: &Prob) -> Gen {
     {
         g.entry("stipulation: ", &[vec![st.clone()]], false, s);
     }
-    if keep("algebraic") {
-        g.key("algebraic:", p.pieces.iter().flatten().next().map(|i| i.at).unwrap_or(s));
-        for (k, name) in ["white", "black", "neutral"].iter().enumerate() {
-            if p.pieces[k].is_empty() && k == 2 {
-                continue;
+    // `a=>b`: the pieces before the stipulation are the start, those after it the diagram.
+    let (start, diagram) = match &p.target {
+        Some(t) => (Some(&p.pieces), t),
+        None => (None, &p.pieces),
+    };
+    for (key, pieces) in [("start", start), ("algebraic", Some(diagram))] {
+        let Some(pieces) = pieces else { continue };
+        if keep(key) {
+            g.key(&format!("{key}:"), pieces.iter().flatten().next().map(|i| i.at).unwrap_or(s));
+            for (k, name) in ["white", "black", "neutral"].iter().enumerate() {
+                if pieces[k].is_empty() && k == 2 {
+                    continue;
+                }
+                let groups: Vec<Vec<Item>> = pieces[k].iter().map(|i| vec![i.clone()]).collect();
+                g.entry(&format!("  {name}: "), &groups, true, s);
             }
-            let groups: Vec<Vec<Item>> = p.pieces[k].iter().map(|i| vec![i.clone()]).collect();
-            g.entry(&format!("  {name}: "), &groups, true, s);
         }
     }
     let mut opts: Vec<Item> = p.options.clone();

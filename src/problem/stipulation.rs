@@ -102,6 +102,8 @@ impl fmt::Display for Stipulation {
         }
         f.write_str(match self.play {
             Play::Direct => "",
+            // Proof games are help play without the letter (`dia4`, but `ser-hdia2`).
+            Play::Help if self.goal.is_proof() && !self.series => "",
             Play::Help => "h",
             Play::SelfPlay => "s",
             Play::Reflex => "r",
@@ -129,7 +131,7 @@ pub enum StipulationError {
     /// The goal is not followed by a number of moves (`h#`).
     #[error("stipulation '{0}' has no length")]
     NoLength(String),
-    /// Well-formed, but feerie cannot solve it yet (`dia`, `pg`, `reci-h#`, goal `x`, …).
+    /// Well-formed, but feerie cannot solve it yet (`reci-h#`, goal `##`, …).
     #[error("not supported yet: {0}")]
     Unsupported(String),
     /// Not a stipulation at all.
@@ -226,12 +228,55 @@ fn parse_length<'a>(text: &str, rest: &'a str) -> Result<(u32, bool, &'a str), S
     Ok((moves, half, after))
 }
 
+/// The proof-game goal at the start of `rest` (`dia`, YACPDB's `pg`, `a=>b`) and what follows.
+fn proof_goal(rest: &str) -> Option<(Goal, &str)> {
+    [("dia", Goal::Proof), ("pg", Goal::Proof), ("a=>b", Goal::AToB)].iter().find_map(|&(t, g)| rest.strip_prefix(t).map(|r| (g, r)))
+}
+
+/// A proof game's stipulation (`dia4`, `dia3.5`, `exact-dia4`, `ser-dia8`, `ser-hdia2`,
+/// `pser-hdia10`, `a=>b6`, `ser-a=>b2`, YACPDB's `PG 4.0`): its length is `n`, `n.5` (help
+/// play only) or `n.0`; `reci-`, `semi-` and self, reflex and help-self play are refused.
+fn proof_stipulation(shown: &str, goal: Goal, rest: &str, play: Play, prefixes: &[Prefix]) -> Result<Stipulation, StipulationError> {
+    // `n.0` (YACPDB's `PG 4.0`, Popeye's `a=>b1.0`) is `n`.
+    let rest = rest.strip_suffix(".0").or_else(|| rest.strip_suffix(",0")).unwrap_or(rest);
+    let (moves, half, after) = parse_length(shown, rest)?;
+    if !after.is_empty() {
+        return Err(malformed(shown, format!("unexpected '{after}' after the length")));
+    }
+    let has = |p: Prefix| prefixes.contains(&p);
+    if has(Prefix::Reci) || has(Prefix::Semi) {
+        return Err(StipulationError::Unsupported(format!("reciprocal and semi-reflex proof games ('{shown}')")));
+    }
+    let series = has(Prefix::Series) || has(Prefix::Parry) || has(Prefix::HelpParry);
+    let play = match (series, play) {
+        (false, Play::Direct) => Play::Help,
+        (true, Play::Direct) => Play::Direct,
+        (true, Play::Help) => Play::Help,
+        _ => return Err(malformed(shown, "a proof game is help play (dia, a=>b) or series play (ser-dia, ser-hdia)")),
+    };
+    if half && series {
+        return Err(malformed(shown, "a length n.5 exists only in help play (dia n.5, a=>b n.5)"));
+    }
+    if moves == 0 && !half {
+        return Err(malformed(shown, "the number of moves is 0"));
+    }
+    let parry = if has(Prefix::HelpParry) || (has(Prefix::Parry) && play == Play::Help) {
+        Some(Parry::Help)
+    } else if has(Prefix::Parry) {
+        Some(Parry::Defence)
+    } else {
+        None
+    };
+    Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci: None })
+}
+
 impl Stipulation {
     /// Parses Popeye's stipulation grammar `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL
     /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00` or `z`
     /// with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
-    /// Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
-    /// solve yet (`dia`, `pg`, `a=>b`, `ser-reci-h#2`, `pser-semi-r#2`, goals such as `##`) give
+    /// Proof games: `[exact-][ser-|pser-|phser-][h]dia n[.5]`, `a=>b n[.5]` (YACPDB's `PG n.0`
+    /// is `dia n`). Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
+    /// solve yet (`ser-reci-h#2`, `pser-semi-r#2`, goals such as `##`) give
     /// [`StipulationError::Unsupported`].
     ///
     /// ```
@@ -243,7 +288,9 @@ impl Stipulation {
     /// let p = Stipulation::parse("pser-s#7").unwrap();
     /// assert!(p.series && p.parry.is_some() && p.to_string() == "pser-s#7");
     /// assert_eq!(Stipulation::parse("reci-h(=)#3").unwrap().to_string(), "reci-h(=)#3");
-    /// assert!(matches!(Stipulation::parse("dia5"), Err(StipulationError::Unsupported(_))));
+    /// assert_eq!(Stipulation::parse("dia 5.5").unwrap().to_string(), "dia5.5");
+    /// assert_eq!(Stipulation::parse("PG 4.0").unwrap().to_string(), "dia4");
+    /// assert_eq!(Stipulation::parse("ser-a=>b2").unwrap().to_string(), "ser-a=>b2");
     /// ```
     pub fn parse(text: &str) -> Result<Stipulation, StipulationError> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
@@ -254,16 +301,6 @@ impl Stipulation {
         let lower = compact.to_lowercase();
         let mut rest = lower.as_str();
 
-        // Proof games and a=>b.
-        for (pfx, name) in [("dia", "proof games"), ("pg", "proof games"), ("a=>b", "a=>b proof games")] {
-            if let Some(r) = rest.strip_prefix(pfx) {
-                let (_, _, after) = parse_length(shown, r)?;
-                if !after.is_empty() {
-                    return Err(malformed(shown, format!("unexpected '{after}' after the length")));
-                }
-                return Err(StipulationError::Unsupported(format!("{name} ('{shown}')")));
-            }
-        }
         let mut prefixes: Vec<Prefix> = Vec::new();
         while let Some(&(text, pfx)) = PREFIXES.iter().find(|(t, _)| rest.starts_with(t)) {
             if prefixes.contains(&pfx) {
@@ -293,8 +330,8 @@ impl Stipulation {
         } else {
             Play::Direct
         };
-        if rest.starts_with("dia") || rest.starts_with("pg") || rest.starts_with("a=>b") {
-            return Err(StipulationError::Unsupported(format!("proof games ('{shown}')")));
+        if let Some((goal, r)) = proof_goal(rest) {
+            return proof_stipulation(shown, goal, r, play, &prefixes);
         }
         if has(Prefix::Semi) && play != Play::SemiReflex {
             return Err(malformed(shown, "semi- goes only with reflex play (semi-r#n)"));
@@ -400,6 +437,14 @@ impl Stipulation {
     /// `white_to_play` (Popeye's `WhiteToPlay`) makes White begin in help play.
     pub fn first_mover(&self, white_to_play: bool) -> crate::piece::Color {
         use crate::piece::Color;
+        // Proof games: from the game array White begins; `a=>b` begins with Black, or with
+        // White under `WhiteToPlay` (its length stays), as Popeye plays it; `ser-a=>b` with
+        // White and `ser-ha=>b` with Black.
+        match self.goal {
+            Goal::Proof => return Color::White,
+            Goal::AToB if !self.series => return if white_to_play { Color::White } else { Color::Black },
+            _ => {}
+        }
         let black = match (self.series, self.play) {
             (true, Play::Help) => true,
             (true, _) => false,
@@ -413,12 +458,29 @@ impl Stipulation {
 }
 
 impl Stipulation {
+    /// In a proof game, the side to move in the diagram (the position to reach): the first
+    /// mover after an even number of half-moves of help play, its opponent after an odd
+    /// one; in series play the opponent of the series side, or the series side when the
+    /// opponent closes (`ser-hdia`).
+    pub fn proof_target_side(&self, white_to_play: bool) -> crate::piece::Color {
+        let first = self.first_mover(white_to_play);
+        let flip = if self.series { self.play != Play::Help } else { !self.help_plies().is_multiple_of(2) };
+        if flip { first.opponent() } else { first }
+    }
+}
+
+impl Stipulation {
     /// The stipulation actually solved under Popeye's `WhiteToPlay`: in help play where Black
     /// would begin, White begins instead and the play is half a move shorter (`h#2` becomes
     /// `h#1.5`, `hs#2.5` becomes `hs#2`, as Popeye does); any other stipulation is unchanged
     /// (in `h#n.5` White begins already). `h#1` stays as it is: White begins with its one move.
     pub fn with_white_to_play(self, white_to_play: bool) -> Stipulation {
-        if !white_to_play || self.first_mover(false) == crate::piece::Color::White || self.series || self.reci.is_some() {
+        if !white_to_play
+            || self.first_mover(false) == crate::piece::Color::White
+            || self.series
+            || self.reci.is_some()
+            || self.goal.is_proof()
+        {
             return self;
         }
         match (self.play, self.half) {

@@ -196,7 +196,8 @@ pub fn set_help_line(stip: &crate::problem::stipulation::Stipulation, line: &Lin
 }
 
 /// A line of reciprocal help play (`reci-h#n`), numbered from Black's first move even when
-/// it has an odd number of moves (Black's own ending: `1.B W   2.B #`).
+/// it has an odd number of moves (Black's own ending: `1.B W   2.B #`); proof games are
+/// numbered so too, from their first move (`dia3.5`: `1.W B … 4.W dia`).
 ///
 /// ```
 /// use feerie::piece::Lang;
@@ -347,7 +348,7 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
         for l in &ph.lines {
             out.push(if stip.series {
                 series_line(l, has_reply, lang)
-            } else if stip.reci.is_some() {
+            } else if stip.reci.is_some() || stip.goal.is_proof() {
                 reci_help_line(l, lang)
             } else {
                 help_line(l, lang)
@@ -420,6 +421,25 @@ pub fn header_lines(p: &Problem, stipulation: &str, lang: Lang) -> Vec<String> {
     let mut out: Vec<String> = m.authors.iter().map(|a| centred(a)).collect();
     out.extend(m.source.iter().chain(&m.award).chain(&m.comments).map(|s| centred(s)));
     out.push(String::new());
+    // `a=>b`: the start position first, then who begins (`=> (White ->)`), as Popeye draws it.
+    if let Some(start) = &p.proof_start {
+        let d = crate::problem::Diagram::of_position(start);
+        out.extend(diagram_lines(&d, lang));
+        let count = |c: Color| d.pieces.iter().filter(|x| x.color == c).count();
+        out.push(count_line("", count(Color::White), count(Color::Black), 0));
+        out.push(String::new());
+        let side = match (start.side_to_move(), lang) {
+            (Color::White, Lang::De) => "Weiss",
+            (Color::Black, Lang::De) => "Schwarz",
+            (Color::White, Lang::Fr) => "Blanc",
+            (Color::Black, Lang::Fr) => "Noir",
+            (Color::White, _) => "White",
+            (Color::Black, _) => "Black",
+        };
+        out.push(centred(&format!("=> ({side} ->)")));
+        out.push(String::new());
+        out.push(String::new());
+    }
     let d = p.position.diagram();
     if d.rules != Rules::Xiangqi {
         out.extend(diagram_lines(&d, lang));

@@ -258,7 +258,7 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         for (i, l) in ph.lines.iter().enumerate() {
             if stip.series {
                 out.push_str(&series_line(l, has_reply, lang));
-            } else if stip.reci.is_some() {
+            } else if stip.reci.is_some() || stip.goal.is_proof() {
                 out.push_str(&reci_help_line(l, lang));
             } else {
                 out.push_str(&help_line(l, lang));

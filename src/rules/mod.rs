@@ -50,6 +50,12 @@ pub enum Goal {
     /// `zxy` (target square): after the last move a piece of the side that made it stands on
     /// the square, where none of its pieces stood before (it arrived there).
     Target(crate::geometry::Square),
+    /// `dia` (proof game): the play leads from the game array to the diagram (pieces on
+    /// their squares; castling and en-passant rights are not compared, as Popeye does). The
+    /// proof-game solver ([`crate::solve::proof`]) plays it; no game reaches it by itself.
+    Proof,
+    /// `a=>b`: as [`Goal::Proof`], from a given start position instead of the game array.
+    AToB,
 }
 
 impl Goal {
@@ -59,6 +65,11 @@ impl Goal {
     /// applies.
     pub fn by_move(self) -> bool {
         !matches!(self, Goal::Mate | Goal::Stalemate | Goal::DoubleStalemate | Goal::Check)
+    }
+
+    /// Whether the goal is a position to reach (proof games: `dia`, `a=>b`).
+    pub fn is_proof(self) -> bool {
+        matches!(self, Goal::Proof | Goal::AToB)
     }
 
     /// Whether help play ends where the goal is reached, so that a line that reaches it
@@ -84,6 +95,8 @@ impl Goal {
             Goal::EnPassant => 9,
             Goal::Castling => 10,
             Goal::Target(s) => 16 + s.0 as u64,
+            Goal::Proof => 11,
+            Goal::AToB => 12,
         }
     }
 
@@ -98,6 +111,8 @@ impl Goal {
             Goal::WinPiece => "%",
             Goal::AutoStalemate => "!=",
             Goal::Target(_) => "z",
+            Goal::Proof => "dia",
+            Goal::AToB => "a=>b",
             _ => "",
         }
     }
@@ -119,6 +134,8 @@ impl std::fmt::Display for Goal {
             Goal::WinPiece => "%",
             Goal::EnPassant => "ep",
             Goal::Castling => "00",
+            Goal::Proof => "dia",
+            Goal::AToB => "a=>b",
             Goal::Target(s) => return write!(f, "z{}", crate::position::sq_name(*s)),
         })
     }
@@ -192,6 +209,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
             }
             Goal::AnyMove => true,
             Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) => before.move_reaches(m, self, goal),
+            // Proof games compare with a target position the game does not know.
+            Goal::Proof | Goal::AToB => false,
         }
     }
     /// Whether the move `m` (legal here, `after` the position it leads to) reaches one of the

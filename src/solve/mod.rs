@@ -7,6 +7,7 @@
 //!   ones included.
 //! - [`parry`]: parry series play (`pser-#n`, `pser-h#n`, `phser-s#n`, …): series moves may
 //!   give check, the opponent parries.
+//! - [`proof`]: proof games (`dia n`, `a=>b n`, `ser-dia n`, …) in orthodox chess.
 //! - [`tt`]: the shared transposition table; [`tree`]: the result types; `parallel`: the
 //!   rayon drivers.
 //!
@@ -32,6 +33,7 @@ pub mod gate;
 pub mod help;
 pub(crate) mod parallel;
 pub mod parry;
+pub mod proof;
 pub mod series;
 pub mod tree;
 pub mod tt;
