@@ -29,6 +29,7 @@ pub mod options;
 pub mod popeye;
 mod popeye_input;
 pub mod solution;
+pub mod sstip;
 pub mod stipulation;
 pub mod twins;
 pub mod xiangqi;
@@ -298,6 +299,9 @@ pub fn read_problem_file(path: &Path) -> Result<(String, bool), LoadError> {
 /// [`Stipulation::first_mover`], and Black in direct, self and reflex play under `PostKeyPlay`
 /// (the diagram is the position after the key).
 pub fn first_mover(stipulation: &Stipulation, options: &Options) -> crate::piece::Color {
+    if let Some(s) = &options.structured {
+        return s.first_mover();
+    }
     let battle = stipulation.is_battle();
     if options.post_key_play && battle { crate::piece::Color::Black } else { stipulation.first_mover(options.white_to_play) }
 }

@@ -375,6 +375,8 @@ struct Prob {
     titles: Vec<Item>,
     awards: Vec<Item>,
     stipulation: Option<Item>,
+    /// `SStipulation`: the structured stipulation's words, joined.
+    sstipulation: Option<Item>,
     /// Per colour (white, black, neutral): pieces as `[attrs…] CodeSquare` items.
     pieces: [Vec<Item>; 3],
     options: Vec<Item>,
@@ -882,6 +884,7 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                         st = made("#1", st.at);
                     }
                     p.stipulation = Some(st);
+                    p.sstipulation = None;
                 }
                 _ => fail(p, t.at, "the stipulation is missing after the keyword".into()),
             },
@@ -895,8 +898,9 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                     Some(n.text)
                 })
                 .collect();
-                p.leave_out(t.at, format!("the structured stipulation (SStipulation {}) is not supported yet", rest.join(" ")));
-                p.stipulation.get_or_insert(made("#1", t.at));
+                // Read by the loader (`sstipulation:`, [`super::sstip`]); the last one counts.
+                p.stipulation = None;
+                p.sstipulation = Some(made(rest.join(" "), t.at));
             }
             Cmd::Forsyth => match r.peek().cloned() {
                 Some(f) => {
@@ -1109,6 +1113,11 @@ fn generate(p: &Prob) -> Gen {
     {
         g.entry("stipulation: ", &[vec![st.clone()]], false, s);
     }
+    if let Some(st) = &p.sstipulation
+        && keep("sstipulation")
+    {
+        g.entry("sstipulation: ", &[vec![st.clone()]], false, s);
+    }
     if keep("algebraic") {
         g.key("algebraic:", p.pieces.iter().flatten().next().map(|i| i.at).unwrap_or(s));
         for (k, name) in ["white", "black", "neutral"].iter().enumerate() {
@@ -1143,7 +1152,7 @@ pub(crate) fn load_popeye_str(text: &str, file: &str) -> Vec<Loaded> {
 }
 
 fn first_line_of(p: &Prob) -> String {
-    let stip = p.stipulation.as_ref().map(|s| s.text.as_str()).unwrap_or("?");
+    let stip = p.stipulation.as_ref().or(p.sstipulation.as_ref()).map(|s| s.text.as_str()).unwrap_or("?");
     let a: Vec<&str> = p.authors.iter().map(|a| a.text.as_str()).collect();
     if a.is_empty() { stip.to_string() } else { format!("{} — {stip}", a.join("; ")) }
 }
@@ -1180,7 +1189,7 @@ fn finish(p: &Prob, file: &str) -> Loaded {
                 Ok(serde_yaml::Value::Mapping(m)) => super::meta::read_meta(&m),
                 _ => Default::default(),
             },
-            stipulation_text: p.stipulation.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
+            stipulation_text: p.stipulation.as_ref().or(p.sstipulation.as_ref()).map(|s| s.text.clone()).unwrap_or_default(),
             options: opts_text(p),
             diagram: None,
         },

@@ -33,6 +33,7 @@ pub mod help;
 pub(crate) mod parallel;
 pub mod parry;
 pub mod series;
+pub mod structured;
 pub mod tree;
 pub mod tt;
 

@@ -1,0 +1,425 @@
+//! Structured stipulations ([`SStipulation`]) that are no ordinary stipulation: a plain,
+//! exhaustive recursive search over the tree of branches, forks, leaves and constraints, as
+//! Popeye's manual defines them (`py-engl.txt`, "sstipulation").
+//!
+//! - A **help** (`hh`) or **series** (`s`) branch at the root gives lines: every sequence of
+//!   its moves after which one of the forks of the letter just played holds, at every length
+//!   from the minimum (`m:`) to the maximum. A line goes on after a nested branch holds, and
+//!   ends there when the branch begins with `>`, or at a leaf whose goal ends help play (the
+//!   goals of the move, and check). The moves of a nested help, series or one-move branch are
+//!   written after the line's own unless it begins with `/`.
+//! - An **attack** branch (`ad`) of one half-move at the root gives keys: the attacker's moves
+//!   after which a fork holds (`1a[!#]d`: every move that does not mate).
+//! - Nested branches are tests: `ad` holds when the attacker forces a fork within the length,
+//!   `da` when the defender has no refutation (every defence reaches a fork of `d`, or the
+//!   attacker forces one after it; a defender without a move has none); `hh` and `s` when a
+//!   line exists. `-` changes the side to move (illegal where the side that would not move is
+//!   in check); `!`, `&` and `|` combine the tests.
+//! - **Constraints** `{…}` are tested before every move of their branch, on the position
+//!   there (a goal of the move on the move that led to it); where one fails the branch fails.
+//! - After a move the leaves test the side to move (mated, stalemated, in check) and the move
+//!   itself (`x`, `ep`, `00`, `z`).
+//!
+//! Not played here (the problem is unsupported, naming the element): the conditional right
+//! to move `?R?`, battle branches of more than one half-move at the root, `&` and `|` at the
+//! root, and goals feerie does not play.
+
+use super::{Line, LineMove, Node, Phase, Role, SolveOptions, Solved};
+use crate::piece::Lang;
+use crate::problem::sstip::{Branch, BranchKind, Expr, Leaf, SStipulation, Step};
+use crate::problem::stipulation::{Play, Stipulation};
+use crate::rules::{Game, Goal};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Why a structured stipulation cannot be played here, naming the element; or the ordinary
+/// stipulation that stands for it in reports and in the choice of a layout (help lines, series
+/// lines or keys) and whose goal is the first leaf's.
+///
+/// ```
+/// use feerie::problem::sstip::SStipulation;
+/// use feerie::solve::structured::stand_in;
+/// let s = SStipulation::parse("black 6hh[/2da[#]{!+}]").unwrap();
+/// assert_eq!(stand_in(&s).unwrap().to_string(), "h#3");
+/// let s = SStipulation::parse("white 7a[#]d").unwrap();
+/// assert!(stand_in(&s).is_err());
+/// ```
+pub fn stand_in(s: &SStipulation) -> Result<Stipulation, String> {
+    let Expr::Branch(b) = &s.expr else {
+        return Err(format!("the structured stipulation '{s}': '&', '|' and '!' at the root are not supported yet"));
+    };
+    check_expr(&s.expr, s)?;
+    let goal = first_goal(&s.expr).unwrap_or(Goal::Mate);
+    match b.kind {
+        BranchKind::Help => Ok(Stipulation::new(false, Play::Help, goal, (b.max / 2).max(1), b.max % 2 == 1)),
+        BranchKind::Series => Ok(Stipulation::new(true, Play::Direct, goal, b.max.max(1), false)),
+        BranchKind::AttackDefence if b.max == 1 => Ok(Stipulation::new(false, Play::Direct, goal, 1, false)),
+        _ => Err(format!(
+            "the structured stipulation '{s}': battle play ('{}') of more than one half-move at the root is not supported yet",
+            b
+        )),
+    }
+}
+
+fn first_goal(e: &Expr) -> Option<Goal> {
+    match e {
+        Expr::Leaf(Leaf::Goal(g)) => Some(*g),
+        Expr::Leaf(Leaf::Other(_)) => None,
+        Expr::Branch(b) => b.first.forks.iter().chain(&b.second.forks).find_map(first_goal),
+        Expr::Not(x) => first_goal(x),
+        Expr::And(x, y) | Expr::Or(x, y) => first_goal(x).or_else(|| first_goal(y)),
+    }
+}
+
+fn check_expr(e: &Expr, s: &SStipulation) -> Result<(), String> {
+    match e {
+        Expr::Leaf(Leaf::Goal(_)) => Ok(()),
+        Expr::Leaf(Leaf::Other(g)) => Err(format!("the structured stipulation '{s}': the goal '{g}' is not supported yet")),
+        Expr::Not(x) => check_expr(x, s),
+        Expr::And(x, y) | Expr::Or(x, y) => check_expr(x, s).and(check_expr(y, s)),
+        Expr::Branch(b) => {
+            if b.first.condition.is_some() || b.second.condition.is_some() {
+                return Err(format!("the structured stipulation '{s}': the conditional right to move '?+?' in '{b}' is not supported yet"));
+            }
+            for x in b.first.forks.iter().chain(&b.first.constraints).chain(&b.second.forks).chain(&b.second.constraints) {
+                check_expr(x, s)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The search's state: limits and the table of nested tests already made.
+struct Search<G: Game> {
+    deadline: Option<Instant>,
+    stopped: AtomicBool,
+    nodes: u64,
+    /// Results of nested tests, by the test's address, the position's key and the move that
+    /// led to it.
+    memo: HashMap<(usize, u64, Option<G::Move>), bool>,
+}
+
+impl<G: Game> Search<G> {
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    fn moves(&mut self, pos: &G) -> Vec<G::Move> {
+        let mut v = Vec::new();
+        pos.moves(&mut v);
+        v
+    }
+
+    /// Whether a leaf holds at `pos`, reached by `last` (the position before and the move).
+    fn leaf(&self, g: Goal, pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        if g.by_move() { last.is_some_and(|(before, m)| pos.goal_reached_by(before, m, g)) } else { pos.goal_reached(g) }
+    }
+
+    /// Whether an expression holds at `pos`.
+    fn holds(&mut self, e: &Expr, pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        match e {
+            Expr::Leaf(Leaf::Goal(g)) => self.leaf(*g, pos, last),
+            Expr::Leaf(Leaf::Other(_)) => false,
+            Expr::Not(x) => !self.holds(x, pos, last),
+            Expr::And(x, y) => self.holds(x, pos, last) && self.holds(y, pos, last),
+            Expr::Or(x, y) => self.holds(x, pos, last) || self.holds(y, pos, last),
+            Expr::Branch(b) => {
+                let key = (b.as_ref() as *const Branch as usize, pos.key(), last.map(|l| l.1));
+                if let Some(&r) = self.memo.get(&key) {
+                    return r;
+                }
+                let r = self.branch_holds(b, pos, last);
+                if !self.stopped.load(Ordering::Relaxed) {
+                    self.memo.insert(key, r);
+                }
+                r
+            }
+        }
+    }
+
+    /// The position a nested branch starts from: `-` changes the side to move (`None` when
+    /// that is illegal, the side that moved being in check).
+    fn start(b: &Branch, pos: &G) -> Option<G> {
+        if !b.flip {
+            return Some(pos.clone());
+        }
+        (!pos.in_check()).then(|| pos.pass())
+    }
+
+    fn branch_holds(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        let Some(p) = Self::start(b, pos) else { return false };
+        let last = if b.flip { None } else { last };
+        match b.kind {
+            BranchKind::AttackDefence => self.attack(b, &p, last, 0),
+            BranchKind::DefenceAttack => self.defend(b, &p, last, 0),
+            BranchKind::Help | BranchKind::Series => {
+                let mut found = false;
+                self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |_| {
+                    found = true;
+                    true
+                });
+                found
+            }
+        }
+    }
+
+    fn constraints_hold(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        for c in b.first.constraints.iter().chain(&b.second.constraints) {
+            if !self.holds(c, pos, last) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The forks of `step` after a move: whether one holds, and whether one that holds begins
+    /// with `>` (or is a leaf whose goal ends the play) so that play ends there.
+    fn forks(&mut self, step: &Step, pos: &G, last: Option<(&G, G::Move)>) -> (bool, bool) {
+        let mut any = false;
+        let mut end = false;
+        for f in &step.forks {
+            if self.holds(f, pos, last) {
+                any = true;
+                end |= ends_play(f);
+            }
+        }
+        (any, end)
+    }
+
+    /// Battle play, the attacker to move, `k` half-moves played.
+    fn attack(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
+        if k >= b.max || self.tick() || !self.constraints_hold(b, pos, last) {
+            return false;
+        }
+        let (a_step, _) = steps(b);
+        for m in self.moves(pos) {
+            let after = pos.play(m);
+            let (reached, _) = self.forks(a_step, &after, Some((pos, m)));
+            if reached && k + 1 >= b.min.unwrap_or(0) {
+                return true;
+            }
+            if k + 1 < b.max && self.defend(b, &after, Some((pos, m)), k + 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Battle play, the defender to move, `k` half-moves played: true when it has no
+    /// refutation.
+    fn defend(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
+        if k >= b.max || self.tick() || !self.constraints_hold(b, pos, last) {
+            return false;
+        }
+        let (_, d_step) = steps(b);
+        let moves = self.moves(pos);
+        if moves.is_empty() {
+            return false;
+        }
+        for m in moves {
+            let after = pos.play(m);
+            let (reached, _) = self.forks(d_step, &after, Some((pos, m)));
+            let ok = (reached && k + 1 >= b.min.unwrap_or(0)) || (k + 1 < b.max && self.attack(b, &after, Some((pos, m)), k + 1));
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Help or series play: calls `found` with every line (the moves played so far, then the
+    /// moves of the nested branches that are shown) until it returns true. `offset` is 1 when
+    /// the second letter begins (set play).
+    #[allow(clippy::too_many_arguments)]
+    fn lines(
+        &mut self,
+        b: &Branch,
+        pos: &G,
+        last: Option<(&G, G::Move)>,
+        k: u32,
+        offset: u32,
+        line: &mut Line,
+        found: &mut dyn FnMut(&Line) -> bool,
+    ) -> bool {
+        if k >= b.max || self.tick() || !self.constraints_hold(b, pos, last) {
+            return false;
+        }
+        let series = b.kind == BranchKind::Series;
+        let step = if series || (k + offset).is_multiple_of(2) { &b.first } else { &b.second };
+        for m in self.moves(pos) {
+            let after = pos.play(m);
+            let reached_at = Some((pos, m));
+            line.push(LineMove::new(pos.move_text_in(m, Lang::En, crate::rules::Notation::Native), after.mark().to_string()));
+            let mut end = false;
+            if k + 1 >= b.min.unwrap_or(0) {
+                for f in &step.forks {
+                    let shown = self.shown_lines(f, &after, reached_at);
+                    if !shown.is_empty() {
+                        end |= ends_play(f);
+                        for tail in shown {
+                            let mut full = line.clone();
+                            if let (Some(g), Some(last_move)) = (leaf_goal(f), full.last_mut())
+                                && g.by_move()
+                                && tail.is_empty()
+                            {
+                                last_move.mark = end_mark(&last_move.mark, g);
+                            }
+                            full.extend(tail);
+                            if found(&full) {
+                                line.pop();
+                                return true;
+                            }
+                        }
+                    }
+                }
+            } else {
+                // Below the minimum a fork that ends the play ends it without a solution.
+                let (_, e) = self.forks(step, &after, reached_at);
+                end = e;
+            }
+            if !end && k + 1 < b.max {
+                // A series move may not leave the opponent in check (it would move next).
+                let next = if series { if after.in_check() { None } else { Some(after.pass()) } } else { Some(after.clone()) };
+                if let Some(next) = next {
+                    if self.lines(b, &next, reached_at, k + 1, offset, line, found) {
+                        line.pop();
+                        return true;
+                    }
+                }
+            }
+            line.pop();
+        }
+        false
+    }
+
+    /// The lines a fork adds to a line when it holds: one empty line for a leaf, a test or a
+    /// hidden branch; the lines of a nested help or series branch, or the moves of a one-move
+    /// attack, when shown. Empty when the fork does not hold.
+    fn shown_lines(&mut self, f: &Expr, pos: &G, last: Option<(&G, G::Move)>) -> Vec<Line> {
+        if let Expr::Branch(b) = f
+            && !b.hidden
+        {
+            let Some(p) = Self::start(b, pos) else { return Vec::new() };
+            let last = if b.flip { None } else { last };
+            match b.kind {
+                BranchKind::Help | BranchKind::Series => {
+                    let mut out = Vec::new();
+                    self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |l| {
+                        out.push(l.clone());
+                        false
+                    });
+                    return out;
+                }
+                BranchKind::AttackDefence if b.max == 1 => {
+                    let mut out = Vec::new();
+                    if !self.constraints_hold(b, &p, last) {
+                        return out;
+                    }
+                    for m in self.moves(&p) {
+                        let after = p.play(m);
+                        for x in &b.first.forks {
+                            if self.holds(x, &after, Some((&p, m))) {
+                                let mut mark = after.mark().to_string();
+                                if let Some(g) = leaf_goal(x).filter(|g| g.by_move()) {
+                                    mark = end_mark(&mark, g);
+                                }
+                                out.push(vec![LineMove::new(p.move_text_in(m, Lang::En, crate::rules::Notation::Native), mark)]);
+                                break;
+                            }
+                        }
+                    }
+                    return out;
+                }
+                _ => {}
+            }
+        }
+        if self.holds(f, pos, last) { vec![Vec::new()] } else { Vec::new() }
+    }
+}
+
+/// The attacker's and the defender's steps of a battle branch.
+fn steps(b: &Branch) -> (&Step, &Step) {
+    if b.kind == BranchKind::DefenceAttack { (&b.second, &b.first) } else { (&b.first, &b.second) }
+}
+
+/// Whether a fork that holds ends the play of its branch: a branch beginning with `>`, or a
+/// leaf whose goal ends help play ([`Goal::ends_help_play`]).
+fn ends_play(f: &Expr) -> bool {
+    match f {
+        Expr::Branch(b) => b.ends_play,
+        Expr::Leaf(Leaf::Goal(g)) => g.ends_help_play(),
+        _ => false,
+    }
+}
+
+fn leaf_goal(f: &Expr) -> Option<Goal> {
+    match f {
+        Expr::Leaf(Leaf::Goal(g)) => Some(*g),
+        _ => None,
+    }
+}
+
+/// The mark of a move that reaches a goal of the move: its own check mark, then the goal's.
+fn end_mark(own: &str, g: Goal) -> String {
+    let goal = g.end_mark();
+    let own = if matches!(own, "#" | "=" | "==") { "" } else { own };
+    match (own.is_empty(), goal.is_empty()) {
+        (_, true) => own.to_string(),
+        (true, false) => goal.to_string(),
+        (false, false) if g == Goal::MateOrStalemate => goal.to_string(),
+        _ => format!("{own} {goal}"),
+    }
+}
+
+/// Solves a structured stipulation from `pos` (whose side to move makes the first move).
+/// [`stand_in`] must have accepted it.
+pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved {
+    let mut search: Search<G> =
+        Search { deadline: opts.timeout.map(|t| Instant::now() + t), stopped: AtomicBool::new(false), nodes: 0, memo: HashMap::new() };
+    let mut ph = Phase::default();
+    if let Expr::Branch(b) = &s.expr {
+        let start = Search::<G>::start(b, pos);
+        if let Some(p) = start {
+            match b.kind {
+                BranchKind::Help | BranchKind::Series => {
+                    ph.lines = collect(&mut search, b, &p, 0, opts);
+                    if opts.set_play && b.kind == BranchKind::Help && b.max > 1 && !p.in_check() {
+                        let shorter = Branch { max: b.max - 1, min: b.min.map(|m| m.saturating_sub(1)), ..b.as_ref().clone() };
+                        ph.set_lines = collect(&mut search, &shorter, &p.pass(), 1, opts);
+                    }
+                }
+                BranchKind::AttackDefence => {
+                    if search.constraints_hold(b, &p, None) {
+                        for m in search.moves(&p) {
+                            let after = p.play(m);
+                            let (reached, _) = search.forks(&b.first, &after, Some((&p, m)));
+                            if reached {
+                                let mark = after.mark().to_string();
+                                ph.keys.push(Node::new(p.move_text_in(m, Lang::En, opts.notation), mark, Role::Key));
+                            }
+                        }
+                    }
+                }
+                BranchKind::DefenceAttack => {}
+            }
+        }
+    }
+    let stopped = search.stopped.load(Ordering::Relaxed);
+    Solved { phases: vec![ph], complete: !stopped, nodes: search.nodes }
+}
+
+fn collect<G: Game>(search: &mut Search<G>, b: &Branch, p: &G, offset: u32, opts: &SolveOptions) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
+    let max = opts.max_solutions;
+    search.lines(b, p, None, 0, offset, &mut Vec::new(), &mut |l| {
+        lines.push(l.clone());
+        max.is_some_and(|m| lines.len() >= m)
+    });
+    lines.sort_by_key(|l| l.len());
+    lines
+}
