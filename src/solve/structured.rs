@@ -213,7 +213,7 @@ impl<G: Game> Search<G> {
     /// Battle play, the defender to move, `k` half-moves played: true when it has no
     /// refutation.
     fn defend(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
-        if k >= b.max || self.tick() || !self.constraints_hold(b, pos, last) {
+        if k >= b.max || self.tick() || (k == 0 && !self.constraints_hold(b, pos, last)) {
             return false;
         }
         let (_, d_step) = steps(b);
@@ -246,7 +246,8 @@ impl<G: Game> Search<G> {
         line: &mut Line,
         found: &mut dyn FnMut(&Line) -> bool,
     ) -> bool {
-        if k >= b.max || self.tick() || !self.constraints_hold(b, pos, last) {
+        let _ = last;
+        if k >= b.max || self.tick() {
             return false;
         }
         let series = b.kind == BranchKind::Series;
@@ -254,6 +255,10 @@ impl<G: Game> Search<G> {
         for m in self.moves(pos) {
             let after = pos.play(m);
             let reached_at = Some((pos, m));
+            // The constraints of the letter hold after each of its moves.
+            if !self.all_hold(&step.constraints, &after, reached_at) {
+                continue;
+            }
             line.push(LineMove::new(pos.move_text_in(m, Lang::En, crate::rules::Notation::Native), after.mark().to_string()));
             let mut end = false;
             if k + 1 >= b.min.unwrap_or(0) {
@@ -261,15 +266,13 @@ impl<G: Game> Search<G> {
                     let shown = self.shown_lines(f, &after, reached_at);
                     if !shown.is_empty() {
                         end |= ends_play(f);
-                        for tail in shown {
+                        for (mark, tail) in shown {
                             let mut full = line.clone();
-                            if let (Some(g), Some(last_move)) = (leaf_goal(f), full.last_mut())
-                                && g.by_move()
-                                && tail.is_empty()
-                            {
-                                last_move.mark = end_mark(&last_move.mark, g);
+                            if let (Some(mark), Some(last_move)) = (mark, full.last_mut()) {
+                                last_move.mark = mark;
                             }
-                            full.extend(tail);
+                            // After a series, the moves of the nested play are not numbered.
+                            full.extend(tail.into_iter().map(|m| if series { m.as_parry() } else { m }));
                             if found(&full) {
                                 line.pop();
                                 return true;
@@ -300,7 +303,7 @@ impl<G: Game> Search<G> {
     /// The lines a fork adds to a line when it holds: one empty line for a leaf, a test or a
     /// hidden branch; the lines of a nested help or series branch, or the moves of a one-move
     /// attack, when shown. Empty when the fork does not hold.
-    fn shown_lines(&mut self, f: &Expr, pos: &G, last: Option<(&G, G::Move)>) -> Vec<Line> {
+    fn shown_lines(&mut self, f: &Expr, pos: &G, last: Option<(&G, G::Move)>) -> Vec<(Option<String>, Line)> {
         if let Expr::Branch(b) = f
             && !b.hidden
         {
@@ -310,7 +313,7 @@ impl<G: Game> Search<G> {
                 BranchKind::Help | BranchKind::Series => {
                     let mut out = Vec::new();
                     self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |l| {
-                        out.push(l.clone());
+                        out.push((None, l.clone()));
                         false
                     });
                     return out;
@@ -323,13 +326,9 @@ impl<G: Game> Search<G> {
                     for m in self.moves(&p) {
                         let after = p.play(m);
                         for x in &b.first.forks {
-                            if self.holds(x, &after, Some((&p, m))) {
-                                let mut mark = after.mark().to_string();
-                                if let Some(g) = leaf_goal(x).filter(|g| g.by_move()) {
-                                    mark = end_mark(&mark, g);
-                                }
-                                out.push(vec![LineMove::new(p.move_text_in(m, Lang::En, crate::rules::Notation::Native), mark)]);
-                                break;
+                            for (mark, tail) in self.shown_lines(x, &after, Some((&p, m))) {
+                                let mv = LineMove::new(p.move_text_in(m, Lang::En, crate::rules::Notation::Native), mark.unwrap_or_else(|| after.mark().to_string()));
+                                out.push((None, std::iter::once(mv).chain(tail).collect()));
                             }
                         }
                     }
@@ -338,7 +337,38 @@ impl<G: Game> Search<G> {
                 _ => {}
             }
         }
-        if self.holds(f, pos, last) { vec![Vec::new()] } else { Vec::new() }
+        if !self.holds(f, pos, last) {
+            return Vec::new();
+        }
+        // One line for each leaf that holds, with its mark (`4hh[x&=]`: `Kb5*b6 x` and
+        // `Kb5*b6 =`, as Popeye writes them).
+        let mut leaves = Vec::new();
+        self.leaves_that_hold(f, pos, last, &mut leaves);
+        if leaves.is_empty() {
+            return vec![(None, Vec::new())];
+        }
+        leaves.into_iter().map(|g| (Some(leaf_mark(g, pos)), Vec::new())).collect()
+    }
+
+    /// The goals of the leaves of `f` (not under a negation) that hold.
+    fn leaves_that_hold(&mut self, f: &Expr, pos: &G, last: Option<(&G, G::Move)>, out: &mut Vec<Goal>) {
+        match f {
+            Expr::Leaf(Leaf::Goal(g)) if self.leaf(*g, pos, last) => out.push(*g),
+            Expr::And(x, y) | Expr::Or(x, y) => {
+                self.leaves_that_hold(x, pos, last, out);
+                self.leaves_that_hold(y, pos, last, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn all_hold(&mut self, es: &[Expr], pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        for e in es {
+            if !self.holds(e, pos, last) {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -357,11 +387,11 @@ fn ends_play(f: &Expr) -> bool {
     }
 }
 
-fn leaf_goal(f: &Expr) -> Option<Goal> {
-    match f {
-        Expr::Leaf(Leaf::Goal(g)) => Some(*g),
-        _ => None,
-    }
+/// The mark after the move that reaches a leaf's goal, `pos` the position after it: the
+/// position's own (`#`, `=`, `+`) for the goals of the position, the check and the goal's
+/// mark for the goals of the move (`x`, `+ x`).
+fn leaf_mark<G: Game>(g: Goal, pos: &G) -> String {
+    if g.by_move() { end_mark(if pos.in_check() { "+" } else { "" }, g) } else { pos.mark().to_string() }
 }
 
 /// The mark of a move that reaches a goal of the move: its own check mark, then the goal's.
@@ -383,8 +413,10 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
         Search { deadline: opts.timeout.map(|t| Instant::now() + t), stopped: AtomicBool::new(false), nodes: 0, memo: HashMap::new() };
     let mut ph = Phase::default();
     if let Expr::Branch(b) = &s.expr {
-        let start = Search::<G>::start(b, pos);
-        if let Some(p) = start {
+        // The problem's position has the first mover to move already (a `-` at the root
+        // included: [`SStipulation::first_mover`]).
+        {
+            let p = pos.clone();
             match b.kind {
                 BranchKind::Help | BranchKind::Series => {
                     ph.lines = collect(&mut search, b, &p, 0, opts);
