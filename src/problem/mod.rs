@@ -370,7 +370,15 @@ impl Problem {
         let mut options = start.options.clone();
         for cmd in &t.commands {
             match cmd {
-                TwinCommand::Stipulation { stipulation: s } => stipulation = s.with_white_to_play(options.white_to_play),
+                TwinCommand::Stipulation { stipulation: s } => {
+                    stipulation = s.with_white_to_play(options.white_to_play);
+                    options.structured = None;
+                }
+                TwinCommand::SStipulation { structured, stipulation: s, post_key_play } => {
+                    stipulation = *s;
+                    options.structured = Some(structured.clone());
+                    options.post_key_play = *post_key_play || self.options.post_key_play;
+                }
                 TwinCommand::Condition { reserve, conditions, .. } => {
                     if reserve.any() {
                         return Err(self.twin_error(t, "Réserve combined with other fairy conditions is not supported yet".into()));
@@ -430,6 +438,9 @@ impl Problem {
         let mut stipulation = start.stipulation;
         for cmd in &t.commands {
             match cmd {
+                TwinCommand::SStipulation { structured, .. } => {
+                    return Err(self.twin_error(t, format!("'SStipulation {structured}': structured stipulations are played in chess only")));
+                }
                 TwinCommand::Stipulation { stipulation: s } => {
                     if s.goal != crate::rules::Goal::Mate {
                         return Err(self.twin_error(t, format!("'{s}': the only goal in Cheskers is '#' (White wins)")));
@@ -512,7 +523,15 @@ impl Problem {
         let mut reserves = base.reserves.clone();
         for cmd in &t.commands {
             match cmd {
-                TwinCommand::Stipulation { stipulation: s } => stipulation = s.with_white_to_play(options.white_to_play),
+                TwinCommand::Stipulation { stipulation: s } => {
+                    stipulation = s.with_white_to_play(options.white_to_play);
+                    options.structured = None;
+                }
+                TwinCommand::SStipulation { structured, stipulation: s, post_key_play } => {
+                    stipulation = *s;
+                    options.structured = Some(structured.clone());
+                    options.post_key_play = *post_key_play || self.options.post_key_play;
+                }
                 TwinCommand::Condition { reserve, conditions, .. } => {
                     options.reserve = *reserve;
                     if !conditions.is_empty() {

@@ -716,6 +716,7 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
     let twin_words = lower_table(TWIN_COMMANDS, r.lang);
     let conditions = condition_table(r.lang);
     let mut out: Vec<Item> = Vec::new();
+    let mut sstip: Option<Item> = None;
     let mut current = "";
     while let Some(t) = r.peek().cloned() {
         let has_digit = t.text.chars().any(|c| c.is_ascii_digit());
@@ -728,7 +729,19 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
                 }
                 "Continued" => out.push(made("Continued", t.at)),
                 "SStipulation" => {
-                    p.leave_out(t.at, "the structured stipulation (SStipulation) in a twin is not supported yet".into());
+                    // Its words up to the next command; written last in the twin, whose
+                    // reader gives it the rest of the twin (`super::twins`).
+                    let mut words = Vec::new();
+                    while let Some(n) = r.peek().cloned() {
+                        let twin_word = !n.text.chars().any(|c| c.is_ascii_digit()) && matches!(lookup(&n.text, &twin_words), Lookup::Found(_));
+                        if r.is_command(&n.text) || (twin_word && !words.is_empty()) {
+                            break;
+                        }
+                        words.push(n.text);
+                        r.i += 1;
+                    }
+                    sstip = Some(made(format!("SStipulation {}", words.join(" ")), t.at));
+                    current = "";
                 }
                 "Add" => {
                     let pieces = read_pieces(r, p, true);
@@ -790,6 +803,7 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
             _ => out.push(item(&t)),
         }
     }
+    out.extend(sstip);
     out
 }
 

@@ -510,6 +510,7 @@ pub fn twin_change(before: &Diagram, commands: &[crate::problem::TwinCommand], l
                 }
             }
             T::Stipulation { stipulation } => parts.push(stipulation.to_string()),
+            T::SStipulation { structured, .. } => parts.push(structured.to_string()),
             T::Condition { text, .. } => parts.push(text.clone()),
             other => parts.push(other.to_string()),
         }

@@ -90,6 +90,9 @@ fn check_expr(e: &Expr, s: &SStipulation) -> Result<(), String> {
     }
 }
 
+/// Most nested tests kept at once (the table is emptied when full).
+const MEMO_ENTRIES: usize = 1 << 20;
+
 /// The search's state: limits and the table of nested tests already made.
 struct Search<G: Game> {
     deadline: Option<Instant>,
@@ -129,12 +132,19 @@ impl<G: Game> Search<G> {
             Expr::And(x, y) => self.holds(x, pos, last) && self.holds(y, pos, last),
             Expr::Or(x, y) => self.holds(x, pos, last) || self.holds(y, pos, last),
             Expr::Branch(b) => {
+                // Branches of one or two half-moves are tested again rather than kept.
+                if b.max <= 2 {
+                    return self.branch_holds(b, pos, last);
+                }
                 let key = (b.as_ref() as *const Branch as usize, pos.key(), last.map(|l| l.1));
                 if let Some(&r) = self.memo.get(&key) {
                     return r;
                 }
                 let r = self.branch_holds(b, pos, last);
                 if !self.stopped.load(Ordering::Relaxed) {
+                    if self.memo.len() >= MEMO_ENTRIES {
+                        self.memo.clear();
+                    }
                     self.memo.insert(key, r);
                 }
                 r
@@ -418,6 +428,15 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
         {
             let p = pos.clone();
             match b.kind {
+                BranchKind::Help if plain_help(b).is_some() => {
+                    let (goal, lengths) = plain_help(b).unwrap_or((Goal::Mate, Vec::new()));
+                    let (lines, nodes, complete) = help_lengths(&p, goal, &lengths, opts);
+                    ph.lines = lines;
+                    search.nodes += nodes;
+                    if !complete {
+                        search.stopped.store(true, Ordering::Relaxed);
+                    }
+                }
                 BranchKind::Help | BranchKind::Series => {
                     ph.lines = collect(&mut search, b, &p, 0, opts);
                     if opts.set_play && b.kind == BranchKind::Help && b.max > 1 && !p.in_check() {
@@ -443,6 +462,42 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
     }
     let stopped = search.stopped.load(Ordering::Relaxed);
     Solved { phases: vec![ph], complete: !stopped, nodes: search.nodes }
+}
+
+/// A help branch whose only fork is one leaf on the letter that ends it, without constraints
+/// (`10:12hh[#]`): its goal and the lengths to search, longest first.
+fn plain_help(b: &Branch) -> Option<(Goal, Vec<u32>)> {
+    let (last, other) = if b.max % 2 == 0 { (&b.second, &b.first) } else { (&b.first, &b.second) };
+    let no_more = |st: &Step| st.constraints.is_empty() && st.condition.is_none();
+    if !other.forks.is_empty() || !no_more(last) || !no_more(other) || b.max == 0 {
+        return None;
+    }
+    let [Expr::Leaf(Leaf::Goal(g))] = last.forks.as_slice() else { return None };
+    let low = b.min.unwrap_or(1).max(1);
+    Some((*g, (low..=b.max).rev().filter(|l| (b.max - l) % 2 == 0).collect()))
+}
+
+/// Every help line of each length, shortest first, by the help solver ([`super::help`]: its
+/// exact search of each length, with its bounds and table), with the positions searched and
+/// whether the search ended.
+fn help_lengths<G: Game>(pos: &G, goal: Goal, lengths: &[u32], opts: &SolveOptions) -> (Vec<Line>, u64, bool) {
+    let ctx = super::Ctx {
+        tt: super::tt::Table::with_bytes(opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1)),
+        stop: opts.cancel.clone().unwrap_or_default(),
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+        nodes: std::sync::atomic::AtomicU64::new(0),
+        stopped: AtomicBool::new(false),
+        goal,
+        notation: opts.notation,
+        checks_only: pos.needs_check(goal),
+        exact: true,
+    };
+    let mut lines = Vec::new();
+    for &plies in lengths.iter().rev() {
+        let stip = Stipulation { exact: true, ..Stipulation::new(false, Play::Help, goal, plies / 2, plies % 2 == 1) };
+        lines.extend(super::help::help(&ctx, pos, &stip, plies, opts));
+    }
+    (lines, ctx.nodes.load(Ordering::Relaxed), !ctx.is_stopped())
 }
 
 fn collect<G: Game>(search: &mut Search<G>, b: &Branch, p: &G, offset: u32, opts: &SolveOptions) -> Vec<Line> {
