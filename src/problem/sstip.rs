@@ -715,7 +715,10 @@ fn translate_branch(b: &Branch) -> Option<Translation> {
                 let g = strip_end(fork).one_move_to()?;
                 return plain(stip(true, Play::Reflex, g, n, false));
             }
-            if let Some(g) = fork.one_move_to() {
+            // With a goal of the move the series goes on after a move from which the goal
+            // could be reached (`2s[1a[x]d]`: `1.g7-g6   2.g6-g5 h4*g5 x`), where `ser-hx2`
+            // stops: the interpreter plays it.
+            if let Some(g) = fork.one_move_to().filter(|g| !g.by_move()) {
                 return plain(stip(true, Play::Help, g, n, false));
             }
             if let Some(g) = fork.forced_to() {
@@ -903,8 +906,8 @@ mod tests {
             ("schwarz 2hh[2hh[#]&1h[#]h]", "reci-h#2", false),
             ("schwarz 2hh[1h[#]h&2hh[#]]", "reci-h#2", false),
             ("schwarz 4hh[x]", "hx2", false),
-            ("schwarz 2s[1a[x]d]", "ser-hx2", false),
-            ("schwarz 2:2s[1a[x]d]", "exact-ser-hx2", false),
+            ("schwarz 2s[1a[#]d]", "ser-h#2", false),
+            ("schwarz 2:2s[1a[=]d]", "exact-ser-h=2", false),
             ("weiss 2s[1a[x]d]{!1a[x]d}", "ser-rx2", false),
             ("weiss 3:3a[#]d", "exact-#2", false),
             ("black 13h[1h[#]h]?+?h", "pser-h#7", false),
@@ -924,6 +927,7 @@ mod tests {
             "white 3:5s[#]",
             "white 3h[- 4hh[#]]h",
             "white 3h[1a[x]d]h",
+            "black 2s[1a[x]d]",
             "white 3h[>1a[x]d]h",
             "black 6hh[/2da[#]{!+}]",
             "white 1a[!#]d",

@@ -15,8 +15,11 @@
 //!   attacker forces one after it; a defender without a move has none); `hh` and `s` when a
 //!   line exists. `-` changes the side to move (illegal where the side that would not move is
 //!   in check); `!`, `&` and `|` combine the tests.
-//! - **Constraints** `{…}` are tested before every move of their branch, on the position
-//!   there (a goal of the move on the move that led to it); where one fails the branch fails.
+//! - **Constraints** `{…}` are tested after each move of their letter, and at the start when
+//!   they follow the second letter (so that in battle play those written after `d` hold
+//!   before each attacking move, the first one included), on the position there (a goal of
+//!   the move on the move that led to it); a move after which one fails is not played on,
+//!   and a branch whose start fails one has no solution.
 //! - After a move the leaves test the side to move (mated, stalemated, in check) and the move
 //!   itself (`x`, `ep`, `00`, `z`).
 //!
@@ -178,15 +181,6 @@ impl<G: Game> Search<G> {
         }
     }
 
-    fn constraints_hold(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>) -> bool {
-        for c in b.first.constraints.iter().chain(&b.second.constraints) {
-            if !self.holds(c, pos, last) {
-                return false;
-            }
-        }
-        true
-    }
-
     /// The forks of `step` after a move: whether one holds, and whether one that holds begins
     /// with `>` (or is a leaf whose goal ends the play) so that play ends there.
     fn forks(&mut self, step: &Step, pos: &G, last: Option<(&G, G::Move)>) -> (bool, bool) {
@@ -203,10 +197,12 @@ impl<G: Game> Search<G> {
 
     /// Battle play, the attacker to move, `k` half-moves played.
     fn attack(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
-        if k >= b.max || self.tick() || !self.constraints_hold(b, pos, last) {
+        let (a_step, d_step) = steps(b);
+        // The defender's constraints: after its moves, and at the start (before each attacking
+        // move, the first one included).
+        if k >= b.max || self.tick() || !self.all_hold(&d_step.constraints, pos, last) {
             return false;
         }
-        let (a_step, _) = steps(b);
         for m in self.moves(pos) {
             let after = pos.play(m);
             let (reached, _) = self.forks(a_step, &after, Some((pos, m)));
@@ -223,10 +219,11 @@ impl<G: Game> Search<G> {
     /// Battle play, the defender to move, `k` half-moves played: true when it has no
     /// refutation.
     fn defend(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
-        if k >= b.max || self.tick() || (k == 0 && !self.constraints_hold(b, pos, last)) {
+        let (a_step, d_step) = steps(b);
+        // The attacker's constraints: after its moves, and at the start of a `da` branch.
+        if k >= b.max || self.tick() || !self.all_hold(&a_step.constraints, pos, last) {
             return false;
         }
-        let (_, d_step) = steps(b);
         let moves = self.moves(pos);
         if moves.is_empty() {
             return false;
@@ -256,8 +253,9 @@ impl<G: Game> Search<G> {
         line: &mut Line,
         found: &mut dyn FnMut(&Line) -> bool,
     ) -> bool {
-        let _ = last;
-        if k >= b.max || self.tick() {
+        // A constraint on the second letter holds at the start too (as before each attacking
+        // move in battle play).
+        if k >= b.max || self.tick() || (k == 0 && offset == 0 && !self.all_hold(&b.second.constraints, pos, last)) {
             return false;
         }
         let series = b.kind == BranchKind::Series;
@@ -330,7 +328,7 @@ impl<G: Game> Search<G> {
                 }
                 BranchKind::AttackDefence if b.max == 1 => {
                     let mut out = Vec::new();
-                    if !self.constraints_hold(b, &p, last) {
+                    if !self.all_hold(&b.second.constraints, &p, last) {
                         return out;
                     }
                     for m in self.moves(&p) {
@@ -445,7 +443,7 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
                     }
                 }
                 BranchKind::AttackDefence => {
-                    if search.constraints_hold(b, &p, None) {
+                    if search.all_hold(&b.second.constraints, &p, None) {
                         for m in search.moves(&p) {
                             let after = p.play(m);
                             let (reached, _) = search.forks(&b.first, &after, Some((&p, m)));
