@@ -439,7 +439,9 @@ impl Problem {
         for cmd in &t.commands {
             match cmd {
                 TwinCommand::SStipulation { structured, .. } => {
-                    return Err(self.twin_error(t, format!("'SStipulation {structured}': structured stipulations are played in chess only")));
+                    return Err(
+                        self.twin_error(t, format!("'SStipulation {structured}': structured stipulations are played in chess only"))
+                    );
                 }
                 TwinCommand::Stipulation { stipulation: s } => {
                     if s.goal != crate::rules::Goal::Mate {

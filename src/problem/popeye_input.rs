@@ -733,7 +733,8 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
                     // reader gives it the rest of the twin (`super::twins`).
                     let mut words = Vec::new();
                     while let Some(n) = r.peek().cloned() {
-                        let twin_word = !n.text.chars().any(|c| c.is_ascii_digit()) && matches!(lookup(&n.text, &twin_words), Lookup::Found(_));
+                        let twin_word =
+                            !n.text.chars().any(|c| c.is_ascii_digit()) && matches!(lookup(&n.text, &twin_words), Lookup::Found(_));
                         if r.is_command(&n.text) || (twin_word && !words.is_empty()) {
                             break;
                         }

@@ -778,11 +778,13 @@ fn translate_branch(b: &Branch) -> Option<Translation> {
                 return None;
             }
             // Self play: the goal after the defender's move, an even number of half-moves.
-            if full.is_multiple_of(2) && a.forks.is_empty() && a.constraints.is_empty() && d.constraints.is_empty() {
-                if let Some(g) = d.only_goal() {
-                    return with(stip(false, Play::SelfPlay, g, full / 2, false));
-                }
-                // `Na[1d[g]a]?+?d` and the like are not ordinary stipulations.
+            if full.is_multiple_of(2)
+                && a.forks.is_empty()
+                && a.constraints.is_empty()
+                && d.constraints.is_empty()
+                && let Some(g) = d.only_goal()
+            {
+                return with(stip(false, Play::SelfPlay, g, full / 2, false));
             }
             // Quodlibet and the rest are not.
             None
@@ -792,7 +794,7 @@ fn translate_branch(b: &Branch) -> Option<Translation> {
                 return None;
             }
             // The step that ends the play: the second letter for an even length.
-            let (last, other) = if n % 2 == 0 { (&b.second, &b.first) } else { (&b.first, &b.second) };
+            let (last, other) = if n.is_multiple_of(2) { (&b.second, &b.first) } else { (&b.first, &b.second) };
             if !other.forks.is_empty() || n == 0 {
                 return None;
             }
@@ -806,7 +808,7 @@ fn translate_branch(b: &Branch) -> Option<Translation> {
             if parry {
                 // `Nh[g]?+?h` = phser-g(N+1)/2, `Nh[1h[g]h]?+?h` = pser-hg…, `Nh[1d[g]a]?+?h` =
                 // phser-sg…: an odd length, the condition on the second h.
-                if n % 2 == 0 || b.second.condition != Some(Leaf::Goal(Goal::Check)) || b.first.condition.is_some() || exact {
+                if n.is_multiple_of(2) || b.second.condition != Some(Leaf::Goal(Goal::Check)) || b.first.condition.is_some() || exact {
                     return None;
                 }
                 let (play, g) = match (last.only_goal(), last.only_branch()) {

@@ -296,11 +296,11 @@ impl<G: Game> Search<G> {
             if !end && k + 1 < b.max {
                 // A series move may not leave the opponent in check (it would move next).
                 let next = if series { if after.in_check() { None } else { Some(after.pass()) } } else { Some(after.clone()) };
-                if let Some(next) = next {
-                    if self.lines(b, &next, reached_at, k + 1, offset, line, found) {
-                        line.pop();
-                        return true;
-                    }
+                if let Some(next) = next
+                    && self.lines(b, &next, reached_at, k + 1, offset, line, found)
+                {
+                    line.pop();
+                    return true;
                 }
             }
             line.pop();
@@ -335,7 +335,10 @@ impl<G: Game> Search<G> {
                         let after = p.play(m);
                         for x in &b.first.forks {
                             for (mark, tail) in self.shown_lines(x, &after, Some((&p, m))) {
-                                let mv = LineMove::new(p.move_text_in(m, Lang::En, crate::rules::Notation::Native), mark.unwrap_or_else(|| after.mark().to_string()));
+                                let mv = LineMove::new(
+                                    p.move_text_in(m, Lang::En, crate::rules::Notation::Native),
+                                    mark.unwrap_or_else(|| after.mark().to_string()),
+                                );
                                 out.push((None, std::iter::once(mv).chain(tail).collect()));
                             }
                         }
@@ -465,14 +468,14 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
 /// A help branch whose only fork is one leaf on the letter that ends it, without constraints
 /// (`10:12hh[#]`): its goal and the lengths to search, longest first.
 fn plain_help(b: &Branch) -> Option<(Goal, Vec<u32>)> {
-    let (last, other) = if b.max % 2 == 0 { (&b.second, &b.first) } else { (&b.first, &b.second) };
+    let (last, other) = if b.max.is_multiple_of(2) { (&b.second, &b.first) } else { (&b.first, &b.second) };
     let no_more = |st: &Step| st.constraints.is_empty() && st.condition.is_none();
     if !other.forks.is_empty() || !no_more(last) || !no_more(other) || b.max == 0 {
         return None;
     }
     let [Expr::Leaf(Leaf::Goal(g))] = last.forks.as_slice() else { return None };
     let low = b.min.unwrap_or(1).max(1);
-    Some((*g, (low..=b.max).rev().filter(|l| (b.max - l) % 2 == 0).collect()))
+    Some((*g, (low..=b.max).rev().filter(|l| (b.max - l).is_multiple_of(2)).collect()))
 }
 
 /// Every help line of each length, shortest first, by the help solver ([`super::help`]: its
