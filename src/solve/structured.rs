@@ -32,7 +32,7 @@ use crate::piece::Lang;
 use crate::problem::sstip::{Branch, BranchKind, Expr, Leaf, SStipulation, Step};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -104,6 +104,11 @@ struct Search<G: Game> {
     /// Results of nested tests, by the test's address, the position's key and the move that
     /// led to it.
     memo: HashMap<(usize, u64, Option<G::Move>), bool>,
+    /// Help and series play that has no line: by the branch's address, the position's key,
+    /// the half-moves played and the letter that moves (as positions recur in other orders).
+    dead: HashSet<(usize, u64, u32, u32)>,
+    /// Lines found so far (to tell a subtree without any).
+    found: u64,
 }
 
 impl<G: Game> Search<G> {
@@ -203,7 +208,16 @@ impl<G: Game> Search<G> {
         if k >= b.max || self.tick() || !self.all_hold(&d_step.constraints, pos, last) {
             return false;
         }
-        for m in self.moves(pos) {
+        // At the last half-move, where a mate is the only fork of a game whose mates give
+        // check, only the checking moves can reach it.
+        let moves = if k + 1 == b.max && matches!(a_step.forks.as_slice(), [Expr::Leaf(Leaf::Goal(Goal::Mate))]) && pos.needs_check(Goal::Mate) {
+            let mut v = Vec::new();
+            pos.checking_moves(&mut v);
+            v
+        } else {
+            self.moves(pos)
+        };
+        for m in moves {
             let after = pos.play(m);
             let (reached, _) = self.forks(a_step, &after, Some((pos, m)));
             if reached && k + 1 >= b.min.unwrap_or(0) {
@@ -258,6 +272,25 @@ impl<G: Game> Search<G> {
         if k >= b.max || self.tick() || (k == 0 && offset == 0 && !self.all_hold(&b.second.constraints, pos, last)) {
             return false;
         }
+        // Below the start, what follows depends on the position alone.
+        let dead_key = (b as *const Branch as usize, pos.key(), k, (k + offset) % 2);
+        if k > 0 && self.dead.contains(&dead_key) {
+            return false;
+        }
+        let found_before = self.found;
+        let r = self.lines_from(b, pos, k, offset, line, found);
+        if k > 0 && !r && self.found == found_before && !self.stopped.load(Ordering::Relaxed) {
+            if self.dead.len() >= MEMO_ENTRIES {
+                self.dead.clear();
+            }
+            self.dead.insert(dead_key);
+        }
+        r
+    }
+
+    /// [`Search::lines`] after its tests.
+    #[allow(clippy::too_many_arguments)]
+    fn lines_from(&mut self, b: &Branch, pos: &G, k: u32, offset: u32, line: &mut Line, found: &mut dyn FnMut(&Line) -> bool) -> bool {
         let series = b.kind == BranchKind::Series;
         let step = if series || (k + offset).is_multiple_of(2) { &b.first } else { &b.second };
         for m in self.moves(pos) {
@@ -281,6 +314,7 @@ impl<G: Game> Search<G> {
                             }
                             // After a series, the moves of the nested play are not numbered.
                             full.extend(tail.into_iter().map(|m| if series { m.as_parry() } else { m }));
+                            self.found += 1;
                             if found(&full) {
                                 line.pop();
                                 return true;
@@ -421,7 +455,14 @@ fn end_mark(own: &str, g: Goal) -> String {
 /// [`stand_in`] must have accepted it.
 pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved {
     let mut search: Search<G> =
-        Search { deadline: opts.timeout.map(|t| Instant::now() + t), stopped: AtomicBool::new(false), nodes: 0, memo: HashMap::new() };
+        Search {
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+        stopped: AtomicBool::new(false),
+        nodes: 0,
+        memo: HashMap::new(),
+        dead: HashSet::new(),
+        found: 0,
+    };
     let mut ph = Phase::default();
     if let Expr::Branch(b) = &s.expr {
         // The problem's position has the first mover to move already (a `-` at the root
