@@ -210,13 +210,14 @@ impl<G: Game> Search<G> {
         }
         // At the last half-move, where a mate is the only fork of a game whose mates give
         // check, only the checking moves can reach it.
-        let moves = if k + 1 == b.max && matches!(a_step.forks.as_slice(), [Expr::Leaf(Leaf::Goal(Goal::Mate))]) && pos.needs_check(Goal::Mate) {
-            let mut v = Vec::new();
-            pos.checking_moves(&mut v);
-            v
-        } else {
-            self.moves(pos)
-        };
+        let moves =
+            if k + 1 == b.max && matches!(a_step.forks.as_slice(), [Expr::Leaf(Leaf::Goal(Goal::Mate))]) && pos.needs_check(Goal::Mate) {
+                let mut v = Vec::new();
+                pos.checking_moves(&mut v);
+                v
+            } else {
+                self.moves(pos)
+            };
         for m in moves {
             let after = pos.play(m);
             let (reached, _) = self.forks(a_step, &after, Some((pos, m)));
@@ -454,8 +455,7 @@ fn end_mark(own: &str, g: Goal) -> String {
 /// Solves a structured stipulation from `pos` (whose side to move makes the first move).
 /// [`stand_in`] must have accepted it.
 pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved {
-    let mut search: Search<G> =
-        Search {
+    let mut search: Search<G> = Search {
         deadline: opts.timeout.map(|t| Instant::now() + t),
         stopped: AtomicBool::new(false),
         nodes: 0,
