@@ -59,8 +59,7 @@ pub fn stand_in(s: &SStipulation) -> Result<Stipulation, String> {
         BranchKind::Series => Ok(Stipulation::new(true, Play::Direct, goal, b.max.max(1), false)),
         BranchKind::AttackDefence if b.max == 1 => Ok(Stipulation::new(false, Play::Direct, goal, 1, false)),
         _ => Err(format!(
-            "the structured stipulation '{s}': battle play ('{}') of more than one half-move at the root is not supported yet",
-            b
+            "the structured stipulation '{s}': battle play ('{b}') at the root is not supported yet, only an attack of one half-move"
         )),
     }
 }
@@ -99,6 +98,8 @@ const MEMO_ENTRIES: usize = 1 << 20;
 /// The search's state: limits and the table of nested tests already made.
 struct Search<G: Game> {
     deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C) to stop.
+    cancel: Option<std::sync::Arc<AtomicBool>>,
     stopped: AtomicBool,
     nodes: u64,
     /// Results of nested tests, by the test's address, the position's key and the move that
@@ -114,7 +115,9 @@ struct Search<G: Game> {
 impl<G: Game> Search<G> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes & 1023 == 0
+            && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)))
+        {
             self.stopped.store(true, Ordering::Relaxed);
         }
         self.stopped.load(Ordering::Relaxed)
@@ -457,6 +460,7 @@ fn end_mark(own: &str, g: Goal) -> String {
 pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved {
     let mut search: Search<G> = Search {
         deadline: opts.timeout.map(|t| Instant::now() + t),
+        cancel: opts.cancel.clone(),
         stopped: AtomicBool::new(false),
         nodes: 0,
         memo: HashMap::new(),
