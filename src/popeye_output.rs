@@ -179,6 +179,13 @@ pub fn split_output(text: &str) -> Vec<OutputSection> {
     sections
 }
 
+/// Whether a line begins with a move number (`1.`, `1...`), as a solution line does.
+fn starts_with_move_number(line: &str) -> bool {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && t[digits..].starts_with('.')
+}
+
 /// One problem's lines (without the terminator) as a section.
 fn section(lines: &[&str]) -> OutputSection {
     // The solution starts after the first blank line that follows the stipulation line under
@@ -188,7 +195,15 @@ fn section(lines: &[&str]) -> OutputSection {
     // line is the one.
     let second = lines.iter().position(|l| l.trim_start().starts_with("=> (")).unwrap_or(0);
     let start = match lines[second..].iter().position(|l| is_count_line(l)) {
-        Some(i) => lines[second + i..].iter().position(|l| l.trim().is_empty()).map_or(lines.len(), |j| second + i + j),
+        // Under `PostKeyPlay` with the defender in check Popeye writes ` +` and the play
+        // right under the stipulation line, with no blank line between.
+        Some(i) => {
+            let i = second + i;
+            lines[i + 1..]
+                .iter()
+                .position(|l| l.trim().is_empty() || l.trim() == "+" || starts_with_move_number(l))
+                .map_or(lines.len(), |j| i + 1 + j)
+        }
         None => 0,
     };
     let header = lines[..start].iter().map(|l| l.to_string()).collect();

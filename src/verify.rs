@@ -216,24 +216,33 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
                     let stated = stated.map(|t| restate(&start, t, opts.notation, false));
                     (crate::solve::proof::solve_proof(&start, pos, &v.stipulation, &opts), stated, None)
                 }
-                GamePosition::Chess(pos) => (solve(pos, &v.stipulation, &opts), stated.cloned(), ReserveState::of(pos)),
+                GamePosition::Chess(pos) => (solve_variant(pos, v, &opts), stated.cloned(), ReserveState::of(pos)),
                 GamePosition::Xiangqi(pos) => {
                     let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
-                    (solve(pos, &v.stipulation, &opts), stated, None)
+                    (solve_variant(pos, v, &opts), stated, None)
                 }
                 GamePosition::Cheskers(pos) => {
                     let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
-                    (solve(pos, &v.stipulation, &opts), stated, None)
+                    (solve_variant(pos, v, &opts), stated, None)
                 }
                 GamePosition::Fairy(pos) => {
                     let pos = pos.as_ref();
                     let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
-                    (solve(pos, &v.stipulation, &opts), stated, None)
+                    (solve_variant(pos, v, &opts), stated, None)
                 }
             };
             judge_variant(p, v, &opts, Outcome { solved, stated, reserve }, count, &title, start)
         })
         .collect()
+}
+
+/// Solves one variant: its stipulation, or its structured stipulation when it has one that
+/// is no ordinary stipulation ([`crate::solve::structured`]).
+fn solve_variant<G: crate::rules::Game>(pos: &G, v: &Variant, opts: &SolveOptions) -> crate::solve::Solved {
+    match &v.options.structured {
+        Some(s) if s.translate().is_none() => crate::solve::structured::solve(pos, s, opts),
+        _ => solve(pos, &v.stipulation, opts),
+    }
 }
 
 /// The stated solution of a twin with its moves read in `pos`'s game and written as the
@@ -323,7 +332,7 @@ fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, coun
         document: p.document,
         twin: v.label.clone(),
         twin_change: if v.label == "a" { String::new() } else { v.description.clone() },
-        stipulation: v.stipulation.to_string(),
+        stipulation: v.options.structured.as_ref().map_or_else(|| v.stipulation.to_string(), |s| s.to_string()),
         title: title.to_string(),
         verdict: verdict.kind,
         reason: verdict.reason,

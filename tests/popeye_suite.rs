@@ -3,7 +3,9 @@
 //! help, self, help-self and series play) and the stipulation forms (`stipforms.inp`: parry
 //! series, reciprocal, exact, semi-reflex, null moves, with the output Popeye 4.104 wrote for
 //! it; `stipgoals.inp`, the forms with goals of the move, with Popeye 4.104's output), Popeye's
-//! options (`options-de.inp`, `options-en.inp`: Quodlibet, NonTrivial, …), from
+//! options (`options-de.inp`, `options-en.inp`: Quodlibet, NonTrivial, …),
+//! `sstip-de.inp` and `sstip-en.inp`, structured stipulations (`SStipulation`): synonyms of
+//! ordinary stipulations and the forms `feerie::solve::structured` plays, from
 //! Popeye's own examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
 //! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output
@@ -68,9 +70,11 @@ fn orthodox_problems_come_out_as_popeye_recorded_them() {
     // (`stipgoals.inp`: exact-hx2, exact-ser-x2, semi-rx2, exact-s+2, hx2 with NullMoves),
     // 19 of Popeye's options (`options-de.inp`, `options-en.inp`: Quodlibet,
     // CastlingMutuallyExclusive, MaxFlightsquares, NonTrivial, MatesIn1, TrivialTriesAvoid,
-    // Threat in the search, PostKeyPlay refuted, the set play of self play), and 6 with
-    // castling by a rook or king reborn on its square (`castling-reborn.inp`).
-    assert!(problems >= 134, "only {problems} problems");
+    // Threat in the search, PostKeyPlay refuted, the set play of self play), 6 with castling
+    // by a rook or king reborn on its square (`castling-reborn.inp`), and 46 structured
+    // stipulations (`sstip-de.inp`: sford.inp and undeckbar.inp, `sstip-en.inp`: capzug.inp
+    // and the regression tests, with Popeye's recorded outputs).
+    assert!(problems >= 180, "only {problems} problems");
 }
 
 /// The section parser on an output with several problems, twins, duplex and counters.

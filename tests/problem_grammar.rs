@@ -296,6 +296,7 @@ fn each_twin_command() {
         ("  b: Mirror a1<-->h1", "b", "Mirror a1<-->h1", "3k3r/4p3/8/8/6N1/8/5P2/R2K4 b - - 0 1"),
         ("  b: Stipulation h#3", "b", "Stipulation h#3", "r3k3/3p4/8/8/1N6/8/2P5/4K2R b Kq - 0 1"),
         ("  b: 'Stipulation #2'", "b", "Stipulation #2", "r3k3/3p4/8/8/1N6/8/2P5/4K2R w Kq - 0 1"),
+        ("  b: SStipulation white 3a[#]d", "b", "SStipulation white 3a[#]d", "r3k3/3p4/8/8/1N6/8/2P5/4K2R w Kq - 0 1"),
         ("  b: Condition Reserve", "b", "Condition Reserve", "r3k3/3p4/8/8/1N6/8/2P5/4K2R[] b Kq - 0 1"),
         ("  b: PolishType", "b", "PolishType", "R3K3/3P4/8/8/1n6/8/2p5/4k2r b - - 0 1"),
         ("  b: Remove b4\n  c: Continued Remove c2", "c", "Continued Remove c2", "r3k3/3p4/8/8/8/8/8/4K2R b Kq - 0 1"),
@@ -329,7 +330,7 @@ fn each_twin_command() {
     assert_eq!(vs[1].stipulation.to_string(), "s#2");
     assert!(vs[2].options.reserve.white && !vs[2].options.reserve.black);
     // Unsupported twin commands make the problem unsupported.
-    for t in ["Stipulation ser-reci-h#2", "Condition Circe", "SStipulation zh#2"] {
+    for t in ["Stipulation ser-reci-h#2", "Condition Circe", "'SStipulation white 4a[#=]d[#=]'"] {
         match load_str(&format!("{BASE}twins: {{b: {t}}}\n"), "t.yaml").remove(0) {
             Loaded::Unsupported { reason, .. } => assert!(reason.starts_with("twin b:"), "{reason}"),
             other => panic!("{t}: {other:?}"),

@@ -353,6 +353,14 @@ fn yaml_to_popeye(doc: &RawDoc, loaded: &Loaded, file: &str) -> Result<String, P
         }
     }
     handled.push("stipulation");
+    // A structured stipulation: its words as written (`SStipulation black 6hh[#]`).
+    if let Some(v) = field(map, "sstipulation") {
+        match scalar(v).map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")) {
+            Some(s) if !s.is_empty() => out.push(format!("SStipulation {s}")),
+            _ => return Err(fault("sstipulation", "the structured stipulation is empty".into())),
+        }
+    }
+    handled.push("sstipulation");
     // Options and conditions.
     let mut words: Vec<String> = Vec::new();
     for key in ["options", "conditions", "condition"] {

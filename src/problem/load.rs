@@ -123,7 +123,7 @@ pub(crate) fn load_document(doc: &RawDoc, file: &str) -> Loaded {
         )));
     };
     let meta = read_meta(map);
-    let stip_text = field(map, "stipulation").and_then(scalar).unwrap_or_default();
+    let stip_text = field(map, "stipulation").or_else(|| field(map, "sstipulation")).and_then(scalar).unwrap_or_default();
     ctx.first_line = first_line(&meta, &stip_text, map, &ctx.first_line);
     let mut unsupported: Vec<String> = Vec::new();
     let mut sketch = Sketch::default();
@@ -192,19 +192,50 @@ fn interpret(
             }
         },
     };
-    // Stipulation.
-    let stipulation = match field(map, "stipulation") {
-        None => return Err(Fault::at(&[], "the field 'stipulation' is missing (e.g. stipulation: '#2')")),
-        Some(Value::Null) => {
+    // Stipulation, or a structured one (Popeye's `SStipulation`): an ordinary stipulation
+    // when it is a synonym of one, else played by `solve::structured`.
+    let mut structured = None;
+    let mut post_key_from_structured = false;
+    let sstip = match field(map, "sstipulation") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(scalar(v).ok_or_else(|| {
+            Fault::at(&["sstipulation"], format!("the structured stipulation must be a text such as 'white 3a[#]d', found {}", kind_of(v)))
+        })?),
+    };
+    let stipulation = match (field(map, "stipulation"), sstip) {
+        (Some(_), Some(_)) => {
+            return Err(Fault::at(&["sstipulation"], "both 'stipulation' and 'sstipulation' are given: keep one"));
+        }
+        (None, Some(text)) => {
+            let s = super::sstip::SStipulation::parse(&text).map_err(|e| Fault::at(&["sstipulation"], e.to_string()))?;
+            if let Some(t) = s.translate() {
+                post_key_from_structured = t.post_key_play;
+                structured = Some(std::sync::Arc::new(s));
+                Some(t.stipulation)
+            } else {
+                match crate::solve::structured::stand_in(&s) {
+                    Ok(st) => {
+                        structured = Some(std::sync::Arc::new(s));
+                        Some(st)
+                    }
+                    Err(reason) => {
+                        unsupported.push(reason);
+                        None
+                    }
+                }
+            }
+        }
+        (None, None) => return Err(Fault::at(&[], "the field 'stipulation' is missing (e.g. stipulation: '#2')")),
+        (Some(Value::Null), None) => {
             return Err(Fault::at(
                 &["stipulation"],
                 "the stipulation is empty: quote it, e.g. stipulation: '#3' (an unquoted # starts a YAML comment)",
             ));
         }
-        Some(v) if scalar(v).is_none() => {
+        (Some(v), None) if scalar(v).is_none() => {
             return Err(Fault::at(&["stipulation"], format!("the stipulation must be a text such as '#2', found {}", kind_of(v))));
         }
-        Some(_) => match Stipulation::parse(stip_text) {
+        (Some(_), None) => match Stipulation::parse(stip_text) {
             Ok(s) => Some(s),
             Err(StipulationError::Unsupported(r)) => {
                 unsupported.push(format!("not supported yet: {r}"));
@@ -236,7 +267,9 @@ fn interpret(
         // Popeye refuses it there too ("not supported with direct play").
         unsupported.push("option 'StopOnShortSolutions' in direct, self or reflex play (it applies to help and series play)".into());
     }
-    let options = parsed.options.clone();
+    let mut options = parsed.options.clone();
+    options.post_key_play |= post_key_from_structured;
+    options.structured = structured;
     // Null moves are played in help play (series play has no use for them).
     if options.null_moves && stipulation.is_some_and(|s| s.is_battle()) {
         unsupported.push("Popeye option 'NullMoves' in direct, self and reflex play is not supported yet".into());

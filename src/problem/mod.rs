@@ -29,6 +29,7 @@ pub mod options;
 pub mod popeye;
 mod popeye_input;
 pub mod solution;
+pub mod sstip;
 pub mod stipulation;
 pub mod twins;
 pub mod xiangqi;
@@ -302,6 +303,9 @@ pub fn read_problem_file(path: &Path) -> Result<(String, bool), LoadError> {
 /// [`Stipulation::first_mover`], and Black in direct, self and reflex play under `PostKeyPlay`
 /// (the diagram is the position after the key).
 pub fn first_mover(stipulation: &Stipulation, options: &Options) -> crate::piece::Color {
+    if let Some(s) = &options.structured {
+        return s.first_mover();
+    }
     let battle = stipulation.is_battle();
     if options.post_key_play && battle { crate::piece::Color::Black } else { stipulation.first_mover(options.white_to_play) }
 }
@@ -370,7 +374,15 @@ impl Problem {
         let mut options = start.options.clone();
         for cmd in &t.commands {
             match cmd {
-                TwinCommand::Stipulation { stipulation: s } => stipulation = s.with_white_to_play(options.white_to_play),
+                TwinCommand::Stipulation { stipulation: s } => {
+                    stipulation = s.with_white_to_play(options.white_to_play);
+                    options.structured = None;
+                }
+                TwinCommand::SStipulation { structured, stipulation: s, post_key_play } => {
+                    stipulation = *s;
+                    options.structured = Some(structured.clone());
+                    options.post_key_play = *post_key_play || self.options.post_key_play;
+                }
                 TwinCommand::Condition { reserve, conditions, .. } => {
                     if reserve.any() {
                         return Err(self.twin_error(t, "Réserve combined with other fairy conditions is not supported yet".into()));
@@ -431,6 +443,11 @@ impl Problem {
         let mut stipulation = start.stipulation;
         for cmd in &t.commands {
             match cmd {
+                TwinCommand::SStipulation { structured, .. } => {
+                    return Err(
+                        self.twin_error(t, format!("'SStipulation {structured}': structured stipulations are played in chess only"))
+                    );
+                }
                 TwinCommand::Stipulation { stipulation: s } => {
                     if s.goal != crate::rules::Goal::Mate {
                         return Err(self.twin_error(t, format!("'{s}': the only goal in Cheskers is '#' (White wins)")));
@@ -513,7 +530,15 @@ impl Problem {
         let mut reserves = base.reserves.clone();
         for cmd in &t.commands {
             match cmd {
-                TwinCommand::Stipulation { stipulation: s } => stipulation = s.with_white_to_play(options.white_to_play),
+                TwinCommand::Stipulation { stipulation: s } => {
+                    stipulation = s.with_white_to_play(options.white_to_play);
+                    options.structured = None;
+                }
+                TwinCommand::SStipulation { structured, stipulation: s, post_key_play } => {
+                    stipulation = *s;
+                    options.structured = Some(structured.clone());
+                    options.post_key_play = *post_key_play || self.options.post_key_play;
+                }
                 TwinCommand::Condition { reserve, conditions, .. } => {
                     options.reserve = *reserve;
                     if !conditions.is_empty() {

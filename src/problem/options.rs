@@ -43,6 +43,12 @@ pub struct Options {
     pub stop_on_short: bool,
     /// `PostKeyPlay`: the diagram is the position after the key; show the play from there.
     pub post_key_play: bool,
+    /// The structured stipulation (`sstipulation:`, Popeye's `SStipulation`) the stipulation
+    /// comes from: its synonym ([`crate::problem::sstip::SStipulation::translate`]), or, when
+    /// it has none, a stand-in ([`crate::solve::structured::stand_in`]) and the structured
+    /// stipulation is played by [`crate::solve::structured`].
+    #[serde(skip)]
+    pub structured: Option<std::sync::Arc<crate::problem::sstip::SStipulation>>,
     /// `NoWk`: White has no king (and is never in check): the fairy rules play the problem.
     pub no_wk: bool,
     /// `NoBk`: Black has no king.
@@ -95,6 +101,7 @@ impl Default for Options {
             intelligent: false,
             stop_on_short: false,
             post_key_play: false,
+            structured: None,
             no_wk: false,
             no_bk: false,
             null_moves: false,

@@ -375,6 +375,8 @@ struct Prob {
     titles: Vec<Item>,
     awards: Vec<Item>,
     stipulation: Option<Item>,
+    /// `SStipulation`: the structured stipulation's words, joined.
+    sstipulation: Option<Item>,
     /// Per colour (white, black, neutral): pieces as `[attrs…] CodeSquare` items.
     pieces: [Vec<Item>; 3],
     /// In an `a=>b` proof game, the position to reach: the pieces given after the
@@ -717,6 +719,7 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
     let twin_words = lower_table(TWIN_COMMANDS, r.lang);
     let conditions = condition_table(r.lang);
     let mut out: Vec<Item> = Vec::new();
+    let mut sstip: Option<Item> = None;
     let mut current = "";
     while let Some(t) = r.peek().cloned() {
         let has_digit = t.text.chars().any(|c| c.is_ascii_digit());
@@ -729,7 +732,20 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
                 }
                 "Continued" => out.push(made("Continued", t.at)),
                 "SStipulation" => {
-                    p.leave_out(t.at, "the structured stipulation (SStipulation) in a twin is not supported yet".into());
+                    // Its words up to the next command; written last in the twin, whose
+                    // reader gives it the rest of the twin (`super::twins`).
+                    let mut words = Vec::new();
+                    while let Some(n) = r.peek().cloned() {
+                        let twin_word =
+                            !n.text.chars().any(|c| c.is_ascii_digit()) && matches!(lookup(&n.text, &twin_words), Lookup::Found(_));
+                        if r.is_command(&n.text) || (twin_word && !words.is_empty()) {
+                            break;
+                        }
+                        words.push(n.text);
+                        r.i += 1;
+                    }
+                    sstip = Some(made(format!("SStipulation {}", words.join(" ")), t.at));
+                    current = "";
                 }
                 "Add" => {
                     let pieces = read_pieces(r, p, true);
@@ -791,6 +807,7 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
             _ => out.push(item(&t)),
         }
     }
+    out.extend(sstip);
     out
 }
 
@@ -888,6 +905,7 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                         st = made("#1", st.at);
                     }
                     p.stipulation = Some(st);
+                    p.sstipulation = None;
                 }
                 _ => fail(p, t.at, "the stipulation is missing after the keyword".into()),
             },
@@ -901,8 +919,9 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                     Some(n.text)
                 })
                 .collect();
-                p.leave_out(t.at, format!("the structured stipulation (SStipulation {}) is not supported yet", rest.join(" ")));
-                p.stipulation.get_or_insert(made("#1", t.at));
+                // Read by the loader (`sstipulation:`, [`super::sstip`]); the last one counts.
+                p.stipulation = None;
+                p.sstipulation = Some(made(rest.join(" "), t.at));
             }
             Cmd::Forsyth => match r.peek().cloned() {
                 Some(f) => {
@@ -1126,6 +1145,11 @@ fn generate(p: &Prob) -> Gen {
     {
         g.entry("stipulation: ", &[vec![st.clone()]], false, s);
     }
+    if let Some(st) = &p.sstipulation
+        && keep("sstipulation")
+    {
+        g.entry("sstipulation: ", &[vec![st.clone()]], false, s);
+    }
     // `a=>b`: the pieces before the stipulation are the start, those after it the diagram.
     let (start, diagram) = match &p.target {
         Some(t) => (Some(&p.pieces), t),
@@ -1168,7 +1192,7 @@ pub(crate) fn load_popeye_str(text: &str, file: &str) -> Vec<Loaded> {
 }
 
 fn first_line_of(p: &Prob) -> String {
-    let stip = p.stipulation.as_ref().map(|s| s.text.as_str()).unwrap_or("?");
+    let stip = p.stipulation.as_ref().or(p.sstipulation.as_ref()).map(|s| s.text.as_str()).unwrap_or("?");
     let a: Vec<&str> = p.authors.iter().map(|a| a.text.as_str()).collect();
     if a.is_empty() { stip.to_string() } else { format!("{} — {stip}", a.join("; ")) }
 }
@@ -1205,7 +1229,7 @@ fn finish(p: &Prob, file: &str) -> Loaded {
                 Ok(serde_yaml::Value::Mapping(m)) => super::meta::read_meta(&m),
                 _ => Default::default(),
             },
-            stipulation_text: p.stipulation.as_ref().map(|s| s.text.clone()).unwrap_or_default(),
+            stipulation_text: p.stipulation.as_ref().or(p.sstipulation.as_ref()).map(|s| s.text.clone()).unwrap_or_default(),
             options: opts_text(p),
             diagram: None,
         },

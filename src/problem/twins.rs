@@ -91,6 +91,17 @@ pub enum TwinCommand {
         /// The new stipulation.
         stipulation: Stipulation,
     },
+    /// `SStipulation black 6hh[#]`: a structured stipulation replaces the stipulation (the
+    /// last command of a twin: it takes the rest of the twin's words).
+    SStipulation {
+        /// The structured stipulation.
+        structured: std::sync::Arc<crate::problem::sstip::SStipulation>,
+        /// Its synonym, or the stand-in the interpreter needs
+        /// ([`crate::solve::structured::stand_in`]).
+        stipulation: Stipulation,
+        /// Whether the synonym is played under `PostKeyPlay`.
+        post_key_play: bool,
+    },
     /// `Condition Reserve`: the conditions are replaced.
     Condition {
         /// The Réserve rule the new conditions give (none when they name no Réserve).
@@ -139,6 +150,7 @@ impl fmt::Display for TwinCommand {
             TwinCommand::Mirror { mirror } => write!(f, "Mirror {}", mirror.text()),
             TwinCommand::Shift { from, to } => write!(f, "Shift {} {}", sq_name(*from), sq_name(*to)),
             TwinCommand::Stipulation { stipulation } => write!(f, "Stipulation {stipulation}"),
+            TwinCommand::SStipulation { structured, .. } => write!(f, "SStipulation {structured}"),
             TwinCommand::Condition { text, .. } => write!(f, "Condition {text}"),
             TwinCommand::PolishType => f.write_str("PolishType"),
             TwinCommand::Reserve { color, add, kinds } => {
@@ -411,11 +423,31 @@ pub fn parse_twin(text: &str) -> Result<ParsedTwin, TwinFault> {
                 out.commands.push(TwinCommand::Mirror { mirror });
                 i += 3;
             }
-            "stipulation" | "sstipulation" => {
+            "sstipulation" => {
+                // A structured stipulation takes the rest of the twin.
+                arg(1)?;
+                let text = words[i + 1..].join(" ");
+                let st = crate::problem::sstip::SStipulation::parse(&text).map_err(|e| fault(e.to_string(), words[i + 1]))?;
+                match st.translate() {
+                    Some(t) => out.commands.push(TwinCommand::SStipulation {
+                        stipulation: t.stipulation,
+                        post_key_play: t.post_key_play,
+                        structured: std::sync::Arc::new(st),
+                    }),
+                    None => match crate::solve::structured::stand_in(&st) {
+                        Ok(stand_in) => out.commands.push(TwinCommand::SStipulation {
+                            stipulation: stand_in,
+                            post_key_play: false,
+                            structured: std::sync::Arc::new(st),
+                        }),
+                        Err(reason) => out.unsupported.push(reason),
+                    },
+                }
+                i = words.len();
+            }
+            "stipulation" => {
                 let s = arg(1)?;
-                if lw == "sstipulation" {
-                    out.unsupported.push(format!("structured stipulations ('SStipulation {s}') are not supported yet"));
-                } else {
+                {
                     match Stipulation::parse(s) {
                         Ok(st) => out.commands.push(TwinCommand::Stipulation { stipulation: st }),
                         Err(StipulationError::Unsupported(r)) => out.unsupported.push(format!("not supported yet: {r}")),
@@ -569,7 +601,10 @@ pub(crate) fn apply(board: &mut [Option<Piece>; 64], cmd: &TwinCommand) -> Resul
                 p.color = p.color.opponent();
             }
         }
-        TwinCommand::Stipulation { .. } | TwinCommand::Condition { .. } | TwinCommand::Reserve { .. } => {}
+        TwinCommand::Stipulation { .. }
+        | TwinCommand::SStipulation { .. }
+        | TwinCommand::Condition { .. }
+        | TwinCommand::Reserve { .. } => {}
     }
     Ok(())
 }

@@ -267,6 +267,14 @@ pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     s
 }
 
+/// For a help play of a structured stipulation that [`crate::solve::structured`] plays: the
+/// slot its lines are numbered from (Popeye numbers them from the side the stipulation names:
+/// 0, or 1 when a `-` lets the other side begin).
+fn structured_slot(v: &Variant) -> Option<usize> {
+    let s = v.options.structured.as_ref().filter(|s| s.translate().is_none())?;
+    Some(usize::from(s.first_mover() != s.side))
+}
+
 /// Whether a variant is played as a tree (direct, self, reflex or semi-reflex play, not
 /// series).
 pub fn is_battle(v: &Variant) -> bool {
@@ -310,6 +318,10 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
             defence_tree(out, d, 1, lang);
         }
         for l in &ph.set_lines {
+            if let Some(slot) = structured_slot(v) {
+                out.push(help_line_from(l, slot + 1, lang));
+                continue;
+            }
             match l.first() {
                 Some(first) if stip.series => out.push(format!("  1...{}", line_move(first, lang))),
                 _ => out.push(set_help_line(stip, l, lang)),
@@ -327,7 +339,7 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
             if v.options.post_key_play && shown.mv == "..." {
                 // Play after the key: the diagram is the position after it, and Popeye writes
                 // no key, only ` threat:` or ` zugzwang.` over the play when there is one.
-                let word = threat_word(&shown, lang);
+                let word = if shown.mark.is_empty() { threat_word(&shown, lang) } else { format!(" {}", shown.mark) };
                 if !word.is_empty() {
                     out.push(word);
                 }
@@ -346,7 +358,9 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
     } else {
         let has_reply = stip.play != Play::Direct;
         for l in &ph.lines {
-            out.push(if stip.series {
+            out.push(if let Some(slot) = structured_slot(v).filter(|_| !stip.series) {
+                help_line_from(l, slot, lang)
+            } else if stip.series {
                 series_line(l, has_reply, lang)
             } else if stip.reci.is_some() || stip.goal.is_proof() {
                 reci_help_line(l, lang)
@@ -543,6 +557,7 @@ pub fn twin_change(before: &Diagram, commands: &[crate::problem::TwinCommand], l
                 }
             }
             T::Stipulation { stipulation } => parts.push(stipulation.to_string()),
+            T::SStipulation { structured, .. } => parts.push(structured.to_string()),
             T::Condition { text, .. } => parts.push(text.clone()),
             other => parts.push(other.to_string()),
         }

@@ -974,7 +974,9 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         };
         let (mut keys, mut tries) = (Vec::new(), Vec::new());
         if mode != Mode::Direct || n > 1 {
-            let mut node = Node::new("...".into(), String::new(), Role::Key);
+            // Popeye marks the play after the key with `+` when the defender is in check.
+            let mark = if pos.in_check() { "+" } else { "" };
+            let mut node = Node::new("...".into(), mark.into(), Role::Key);
             // The diagram is after an unknown key: it reached no goal.
             s.fill_after_attack(&mut node, pos, false, n, opts, true);
             if works {

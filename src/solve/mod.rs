@@ -35,6 +35,7 @@ pub(crate) mod parallel;
 pub mod parry;
 pub mod proof;
 pub mod series;
+pub mod structured;
 pub mod tree;
 pub mod tt;
 

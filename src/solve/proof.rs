@@ -571,6 +571,11 @@ fn solve_with(start: &Position, target: &Position, stip: &Stipulation, opts: &So
         notation: Notation::Native,
         checks_only: false,
         exact: stip.exact,
+        // Battle play's options do not reach these searches.
+        quodlibet: false,
+        non_trivial: None,
+        threat: None,
+        max_flights: None,
     };
     let entries = (opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1) / 8).max(1 << 10);
     let form = if stip.series { Form::Series { closing: stip.play == Play::Help, parry: stip.parry.is_some() } } else { Form::Help };

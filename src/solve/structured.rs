@@ -1,0 +1,563 @@
+//! Structured stipulations ([`SStipulation`]) that are no ordinary stipulation: a plain,
+//! exhaustive recursive search over the tree of branches, forks, leaves and constraints, as
+//! Popeye's manual defines them (`py-engl.txt`, "sstipulation").
+//!
+//! - A **help** (`hh`) or **series** (`s`) branch at the root gives lines: every sequence of
+//!   its moves after which one of the forks of the letter just played holds, at every length
+//!   from the minimum (`m:`) to the maximum. A line goes on after a nested branch holds, and
+//!   ends there when the branch begins with `>`, or at a leaf whose goal ends help play (the
+//!   goals of the move, and check). The moves of a nested help, series or one-move branch are
+//!   written after the line's own unless it begins with `/`.
+//! - An **attack** branch (`ad`) of one half-move at the root gives keys: the attacker's moves
+//!   after which a fork holds (`1a[!#]d`: every move that does not mate).
+//! - Nested branches are tests: `ad` holds when the attacker forces a fork within the length,
+//!   `da` when the defender has no refutation (every defence reaches a fork of `d`, or the
+//!   attacker forces one after it; a defender without a move has none); `hh` and `s` when a
+//!   line exists. `-` changes the side to move (illegal where the side that would not move is
+//!   in check); `!`, `&` and `|` combine the tests.
+//! - **Constraints** `{…}` are tested after each move of their letter, and at the start when
+//!   they follow the second letter (so that in battle play those written after `d` hold
+//!   before each attacking move, the first one included), on the position there (a goal of
+//!   the move on the move that led to it); a move after which one fails is not played on,
+//!   and a branch whose start fails one has no solution.
+//! - After a move the leaves test the side to move (mated, stalemated, in check) and the move
+//!   itself (`x`, `ep`, `00`, `z`).
+//!
+//! Not played here (the problem is unsupported, naming the element): the conditional right
+//! to move `?R?`, battle branches of more than one half-move at the root, `&` and `|` at the
+//! root, and goals feerie does not play.
+
+use super::{Line, LineMove, Node, Phase, Role, SolveOptions, Solved};
+use crate::piece::Lang;
+use crate::problem::sstip::{Branch, BranchKind, Expr, Leaf, SStipulation, Step};
+use crate::problem::stipulation::{Play, Stipulation};
+use crate::rules::{Game, Goal};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Why a structured stipulation cannot be played here, naming the element; or the ordinary
+/// stipulation that stands for it in reports and in the choice of a layout (help lines, series
+/// lines or keys) and whose goal is the first leaf's.
+///
+/// ```
+/// use feerie::problem::sstip::SStipulation;
+/// use feerie::solve::structured::stand_in;
+/// let s = SStipulation::parse("black 6hh[/2da[#]{!+}]").unwrap();
+/// assert_eq!(stand_in(&s).unwrap().to_string(), "h#3");
+/// let s = SStipulation::parse("white 7a[#]d").unwrap();
+/// assert!(stand_in(&s).is_err());
+/// ```
+pub fn stand_in(s: &SStipulation) -> Result<Stipulation, String> {
+    let Expr::Branch(b) = &s.expr else {
+        return Err(format!("the structured stipulation '{s}': '&', '|' and '!' at the root are not supported yet"));
+    };
+    check_expr(&s.expr, s)?;
+    let goal = first_goal(&s.expr).unwrap_or(Goal::Mate);
+    match b.kind {
+        BranchKind::Help => Ok(Stipulation::new(false, Play::Help, goal, (b.max / 2).max(1), b.max % 2 == 1)),
+        BranchKind::Series => Ok(Stipulation::new(true, Play::Direct, goal, b.max.max(1), false)),
+        BranchKind::AttackDefence if b.max == 1 => Ok(Stipulation::new(false, Play::Direct, goal, 1, false)),
+        _ => Err(format!(
+            "the structured stipulation '{s}': battle play ('{b}') at the root is not supported yet, only an attack of one half-move"
+        )),
+    }
+}
+
+fn first_goal(e: &Expr) -> Option<Goal> {
+    match e {
+        Expr::Leaf(Leaf::Goal(g)) => Some(*g),
+        Expr::Leaf(Leaf::Other(_)) => None,
+        Expr::Branch(b) => b.first.forks.iter().chain(&b.second.forks).find_map(first_goal),
+        Expr::Not(x) => first_goal(x),
+        Expr::And(x, y) | Expr::Or(x, y) => first_goal(x).or_else(|| first_goal(y)),
+    }
+}
+
+fn check_expr(e: &Expr, s: &SStipulation) -> Result<(), String> {
+    match e {
+        Expr::Leaf(Leaf::Goal(_)) => Ok(()),
+        Expr::Leaf(Leaf::Other(g)) => Err(format!("the structured stipulation '{s}': the goal '{g}' is not supported yet")),
+        Expr::Not(x) => check_expr(x, s),
+        Expr::And(x, y) | Expr::Or(x, y) => check_expr(x, s).and(check_expr(y, s)),
+        Expr::Branch(b) => {
+            if b.first.condition.is_some() || b.second.condition.is_some() {
+                return Err(format!("the structured stipulation '{s}': the conditional right to move '?+?' in '{b}' is not supported yet"));
+            }
+            for x in b.first.forks.iter().chain(&b.first.constraints).chain(&b.second.forks).chain(&b.second.constraints) {
+                check_expr(x, s)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Most nested tests kept at once (the table is emptied when full).
+const MEMO_ENTRIES: usize = 1 << 20;
+
+/// The search's state: limits and the table of nested tests already made.
+struct Search<G: Game> {
+    deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C) to stop.
+    cancel: Option<std::sync::Arc<AtomicBool>>,
+    stopped: AtomicBool,
+    nodes: u64,
+    /// Results of nested tests, by the test's address, the position's key and the move that
+    /// led to it.
+    memo: HashMap<(usize, u64, Option<G::Move>), bool>,
+    /// Help and series play that has no line: by the branch's address, the position's key,
+    /// the half-moves played and the letter that moves (as positions recur in other orders).
+    dead: HashSet<(usize, u64, u32, u32)>,
+    /// Lines found so far (to tell a subtree without any).
+    found: u64,
+}
+
+impl<G: Game> Search<G> {
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0
+            && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)))
+        {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    fn moves(&mut self, pos: &G) -> Vec<G::Move> {
+        let mut v = Vec::new();
+        pos.moves(&mut v);
+        v
+    }
+
+    /// Whether a leaf holds at `pos`, reached by `last` (the position before and the move).
+    fn leaf(&self, g: Goal, pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        if g.by_move() { last.is_some_and(|(before, m)| pos.goal_reached_by(before, m, g)) } else { pos.goal_reached(g) }
+    }
+
+    /// Whether an expression holds at `pos`.
+    fn holds(&mut self, e: &Expr, pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        match e {
+            Expr::Leaf(Leaf::Goal(g)) => self.leaf(*g, pos, last),
+            Expr::Leaf(Leaf::Other(_)) => false,
+            Expr::Not(x) => !self.holds(x, pos, last),
+            Expr::And(x, y) => self.holds(x, pos, last) && self.holds(y, pos, last),
+            Expr::Or(x, y) => self.holds(x, pos, last) || self.holds(y, pos, last),
+            Expr::Branch(b) => {
+                // Branches of one or two half-moves are tested again rather than kept.
+                if b.max <= 2 {
+                    return self.branch_holds(b, pos, last);
+                }
+                let key = (b.as_ref() as *const Branch as usize, pos.key(), last.map(|l| l.1));
+                if let Some(&r) = self.memo.get(&key) {
+                    return r;
+                }
+                let r = self.branch_holds(b, pos, last);
+                if !self.stopped.load(Ordering::Relaxed) {
+                    if self.memo.len() >= MEMO_ENTRIES {
+                        self.memo.clear();
+                    }
+                    self.memo.insert(key, r);
+                }
+                r
+            }
+        }
+    }
+
+    /// The position a nested branch starts from: `-` changes the side to move (`None` when
+    /// that is illegal, the side that moved being in check).
+    fn start(b: &Branch, pos: &G) -> Option<G> {
+        if !b.flip {
+            return Some(pos.clone());
+        }
+        (!pos.in_check()).then(|| pos.pass())
+    }
+
+    fn branch_holds(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        let Some(p) = Self::start(b, pos) else { return false };
+        let last = if b.flip { None } else { last };
+        match b.kind {
+            BranchKind::AttackDefence => self.attack(b, &p, last, 0),
+            BranchKind::DefenceAttack => self.defend(b, &p, last, 0),
+            BranchKind::Help | BranchKind::Series => {
+                let mut found = false;
+                self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |_| {
+                    found = true;
+                    true
+                });
+                found
+            }
+        }
+    }
+
+    /// The forks of `step` after a move: whether one holds, and whether one that holds begins
+    /// with `>` (or is a leaf whose goal ends the play) so that play ends there.
+    fn forks(&mut self, step: &Step, pos: &G, last: Option<(&G, G::Move)>) -> (bool, bool) {
+        let mut any = false;
+        let mut end = false;
+        for f in &step.forks {
+            if self.holds(f, pos, last) {
+                any = true;
+                end |= ends_play(f);
+            }
+        }
+        (any, end)
+    }
+
+    /// Battle play, the attacker to move, `k` half-moves played.
+    fn attack(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
+        let (a_step, d_step) = steps(b);
+        // The defender's constraints: after its moves, and at the start (before each attacking
+        // move, the first one included).
+        if k >= b.max || self.tick() || !self.all_hold(&d_step.constraints, pos, last) {
+            return false;
+        }
+        // At the last half-move, where a mate is the only fork of a game whose mates give
+        // check, only the checking moves can reach it.
+        let moves =
+            if k + 1 == b.max && matches!(a_step.forks.as_slice(), [Expr::Leaf(Leaf::Goal(Goal::Mate))]) && pos.needs_check(Goal::Mate) {
+                let mut v = Vec::new();
+                pos.checking_moves(&mut v);
+                v
+            } else {
+                self.moves(pos)
+            };
+        for m in moves {
+            let after = pos.play(m);
+            let (reached, _) = self.forks(a_step, &after, Some((pos, m)));
+            if reached && k + 1 >= b.min.unwrap_or(0) {
+                return true;
+            }
+            if k + 1 < b.max && self.defend(b, &after, Some((pos, m)), k + 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Battle play, the defender to move, `k` half-moves played: true when it has no
+    /// refutation.
+    fn defend(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
+        let (a_step, d_step) = steps(b);
+        // The attacker's constraints: after its moves, and at the start of a `da` branch.
+        if k >= b.max || self.tick() || !self.all_hold(&a_step.constraints, pos, last) {
+            return false;
+        }
+        let moves = self.moves(pos);
+        if moves.is_empty() {
+            return false;
+        }
+        for m in moves {
+            let after = pos.play(m);
+            let (reached, _) = self.forks(d_step, &after, Some((pos, m)));
+            let ok = (reached && k + 1 >= b.min.unwrap_or(0)) || (k + 1 < b.max && self.attack(b, &after, Some((pos, m)), k + 1));
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Help or series play: calls `found` with every line (the moves played so far, then the
+    /// moves of the nested branches that are shown) until it returns true. `offset` is 1 when
+    /// the second letter begins (set play).
+    #[allow(clippy::too_many_arguments)]
+    fn lines(
+        &mut self,
+        b: &Branch,
+        pos: &G,
+        last: Option<(&G, G::Move)>,
+        k: u32,
+        offset: u32,
+        line: &mut Line,
+        found: &mut dyn FnMut(&Line) -> bool,
+    ) -> bool {
+        // A constraint on the second letter holds at the start too (as before each attacking
+        // move in battle play).
+        if k >= b.max || self.tick() || (k == 0 && offset == 0 && !self.all_hold(&b.second.constraints, pos, last)) {
+            return false;
+        }
+        // Below the start, what follows depends on the position alone.
+        let dead_key = (b as *const Branch as usize, pos.key(), k, (k + offset) % 2);
+        if k > 0 && self.dead.contains(&dead_key) {
+            return false;
+        }
+        let found_before = self.found;
+        let r = self.lines_from(b, pos, k, offset, line, found);
+        if k > 0 && !r && self.found == found_before && !self.stopped.load(Ordering::Relaxed) {
+            if self.dead.len() >= MEMO_ENTRIES {
+                self.dead.clear();
+            }
+            self.dead.insert(dead_key);
+        }
+        r
+    }
+
+    /// [`Search::lines`] after its tests.
+    #[allow(clippy::too_many_arguments)]
+    fn lines_from(&mut self, b: &Branch, pos: &G, k: u32, offset: u32, line: &mut Line, found: &mut dyn FnMut(&Line) -> bool) -> bool {
+        let series = b.kind == BranchKind::Series;
+        let step = if series || (k + offset).is_multiple_of(2) { &b.first } else { &b.second };
+        for m in self.moves(pos) {
+            let after = pos.play(m);
+            let reached_at = Some((pos, m));
+            // The constraints of the letter hold after each of its moves.
+            if !self.all_hold(&step.constraints, &after, reached_at) {
+                continue;
+            }
+            line.push(LineMove::new(pos.move_text_in(m, Lang::En, crate::rules::Notation::Native), after.mark().to_string()));
+            let mut end = false;
+            if k + 1 >= b.min.unwrap_or(0) {
+                for f in &step.forks {
+                    let shown = self.shown_lines(f, &after, reached_at);
+                    if !shown.is_empty() {
+                        end |= ends_play(f);
+                        for (mark, tail) in shown {
+                            let mut full = line.clone();
+                            if let (Some(mark), Some(last_move)) = (mark, full.last_mut()) {
+                                last_move.mark = mark;
+                            }
+                            // After a series, the moves of the nested play are not numbered.
+                            full.extend(tail.into_iter().map(|m| if series { m.as_parry() } else { m }));
+                            self.found += 1;
+                            if found(&full) {
+                                line.pop();
+                                return true;
+                            }
+                        }
+                    }
+                }
+            } else {
+                // Below the minimum a fork that ends the play ends it without a solution.
+                let (_, e) = self.forks(step, &after, reached_at);
+                end = e;
+            }
+            if !end && k + 1 < b.max {
+                // A series move may not leave the opponent in check (it would move next).
+                let next = if series { if after.in_check() { None } else { Some(after.pass()) } } else { Some(after.clone()) };
+                if let Some(next) = next
+                    && self.lines(b, &next, reached_at, k + 1, offset, line, found)
+                {
+                    line.pop();
+                    return true;
+                }
+            }
+            line.pop();
+        }
+        false
+    }
+
+    /// The lines a fork adds to a line when it holds: one empty line for a leaf, a test or a
+    /// hidden branch; the lines of a nested help or series branch, or the moves of a one-move
+    /// attack, when shown. Empty when the fork does not hold.
+    fn shown_lines(&mut self, f: &Expr, pos: &G, last: Option<(&G, G::Move)>) -> Vec<(Option<String>, Line)> {
+        if let Expr::Branch(b) = f
+            && !b.hidden
+        {
+            let Some(p) = Self::start(b, pos) else { return Vec::new() };
+            let last = if b.flip { None } else { last };
+            match b.kind {
+                BranchKind::Help | BranchKind::Series => {
+                    let mut out = Vec::new();
+                    self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |l| {
+                        out.push((None, l.clone()));
+                        false
+                    });
+                    return out;
+                }
+                BranchKind::AttackDefence if b.max == 1 => {
+                    let mut out = Vec::new();
+                    if !self.all_hold(&b.second.constraints, &p, last) {
+                        return out;
+                    }
+                    for m in self.moves(&p) {
+                        let after = p.play(m);
+                        for x in &b.first.forks {
+                            for (mark, tail) in self.shown_lines(x, &after, Some((&p, m))) {
+                                let mv = LineMove::new(
+                                    p.move_text_in(m, Lang::En, crate::rules::Notation::Native),
+                                    mark.unwrap_or_else(|| after.mark().to_string()),
+                                );
+                                out.push((None, std::iter::once(mv).chain(tail).collect()));
+                            }
+                        }
+                    }
+                    return out;
+                }
+                _ => {}
+            }
+        }
+        if !self.holds(f, pos, last) {
+            return Vec::new();
+        }
+        // One line for each leaf that holds, with its mark (`4hh[x&=]`: `Kb5*b6 x` and
+        // `Kb5*b6 =`, as Popeye writes them).
+        let mut leaves = Vec::new();
+        self.leaves_that_hold(f, pos, last, &mut leaves);
+        if leaves.is_empty() {
+            return vec![(None, Vec::new())];
+        }
+        leaves.into_iter().map(|g| (Some(leaf_mark(g, pos)), Vec::new())).collect()
+    }
+
+    /// The goals of the leaves of `f` (not under a negation) that hold.
+    fn leaves_that_hold(&mut self, f: &Expr, pos: &G, last: Option<(&G, G::Move)>, out: &mut Vec<Goal>) {
+        match f {
+            Expr::Leaf(Leaf::Goal(g)) if self.leaf(*g, pos, last) => out.push(*g),
+            Expr::And(x, y) | Expr::Or(x, y) => {
+                self.leaves_that_hold(x, pos, last, out);
+                self.leaves_that_hold(y, pos, last, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn all_hold(&mut self, es: &[Expr], pos: &G, last: Option<(&G, G::Move)>) -> bool {
+        for e in es {
+            if !self.holds(e, pos, last) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The attacker's and the defender's steps of a battle branch.
+fn steps(b: &Branch) -> (&Step, &Step) {
+    if b.kind == BranchKind::DefenceAttack { (&b.second, &b.first) } else { (&b.first, &b.second) }
+}
+
+/// Whether a fork that holds ends the play of its branch: a branch beginning with `>`, or a
+/// leaf whose goal ends help play ([`Goal::ends_help_play`]).
+fn ends_play(f: &Expr) -> bool {
+    match f {
+        Expr::Branch(b) => b.ends_play,
+        Expr::Leaf(Leaf::Goal(g)) => g.ends_help_play(),
+        _ => false,
+    }
+}
+
+/// The mark after the move that reaches a leaf's goal, `pos` the position after it: the
+/// position's own (`#`, `=`, `+`) for the goals of the position, the check and the goal's
+/// mark for the goals of the move (`x`, `+ x`).
+fn leaf_mark<G: Game>(g: Goal, pos: &G) -> String {
+    if g.by_move() { end_mark(if pos.in_check() { "+" } else { "" }, g) } else { pos.mark().to_string() }
+}
+
+/// The mark of a move that reaches a goal of the move: its own check mark, then the goal's.
+fn end_mark(own: &str, g: Goal) -> String {
+    let goal = g.end_mark();
+    let own = if matches!(own, "#" | "=" | "==") { "" } else { own };
+    match (own.is_empty(), goal.is_empty()) {
+        (_, true) => own.to_string(),
+        (true, false) => goal.to_string(),
+        (false, false) if g == Goal::MateOrStalemate => goal.to_string(),
+        _ => format!("{own} {goal}"),
+    }
+}
+
+/// Solves a structured stipulation from `pos` (whose side to move makes the first move).
+/// [`stand_in`] must have accepted it.
+pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved {
+    let mut search: Search<G> = Search {
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+        cancel: opts.cancel.clone(),
+        stopped: AtomicBool::new(false),
+        nodes: 0,
+        memo: HashMap::new(),
+        dead: HashSet::new(),
+        found: 0,
+    };
+    let mut ph = Phase::default();
+    if let Expr::Branch(b) = &s.expr {
+        // The problem's position has the first mover to move already (a `-` at the root
+        // included: [`SStipulation::first_mover`]).
+        {
+            let p = pos.clone();
+            match b.kind {
+                BranchKind::Help if plain_help(b).is_some() => {
+                    let (goal, lengths) = plain_help(b).unwrap_or((Goal::Mate, Vec::new()));
+                    let (lines, nodes, complete) = help_lengths(&p, goal, &lengths, opts);
+                    ph.lines = lines;
+                    search.nodes += nodes;
+                    if !complete {
+                        search.stopped.store(true, Ordering::Relaxed);
+                    }
+                }
+                BranchKind::Help | BranchKind::Series => {
+                    ph.lines = collect(&mut search, b, &p, 0, opts);
+                    if opts.set_play && b.kind == BranchKind::Help && b.max > 1 && !p.in_check() {
+                        let shorter = Branch { max: b.max - 1, min: b.min.map(|m| m.saturating_sub(1)), ..b.as_ref().clone() };
+                        ph.set_lines = collect(&mut search, &shorter, &p.pass(), 1, opts);
+                    }
+                }
+                BranchKind::AttackDefence => {
+                    if search.all_hold(&b.second.constraints, &p, None) {
+                        for m in search.moves(&p) {
+                            let after = p.play(m);
+                            let (reached, _) = search.forks(&b.first, &after, Some((&p, m)));
+                            if reached {
+                                let mark = after.mark().to_string();
+                                ph.keys.push(Node::new(p.move_text_in(m, Lang::En, opts.notation), mark, Role::Key));
+                            }
+                        }
+                    }
+                }
+                BranchKind::DefenceAttack => {}
+            }
+        }
+    }
+    let stopped = search.stopped.load(Ordering::Relaxed);
+    Solved { phases: vec![ph], complete: !stopped, nodes: search.nodes }
+}
+
+/// A help branch whose only fork is one leaf on the letter that ends it, without constraints
+/// (`10:12hh[#]`): its goal and the lengths to search, longest first.
+fn plain_help(b: &Branch) -> Option<(Goal, Vec<u32>)> {
+    let (last, other) = if b.max.is_multiple_of(2) { (&b.second, &b.first) } else { (&b.first, &b.second) };
+    let no_more = |st: &Step| st.constraints.is_empty() && st.condition.is_none();
+    if !other.forks.is_empty() || !no_more(last) || !no_more(other) || b.max == 0 {
+        return None;
+    }
+    let [Expr::Leaf(Leaf::Goal(g))] = last.forks.as_slice() else { return None };
+    let low = b.min.unwrap_or(1).max(1);
+    Some((*g, (low..=b.max).rev().filter(|l| (b.max - l).is_multiple_of(2)).collect()))
+}
+
+/// Every help line of each length, shortest first, by the help solver ([`super::help`]: its
+/// exact search of each length, with its bounds and table), with the positions searched and
+/// whether the search ended.
+fn help_lengths<G: Game>(pos: &G, goal: Goal, lengths: &[u32], opts: &SolveOptions) -> (Vec<Line>, u64, bool) {
+    let ctx = super::Ctx {
+        tt: super::tt::Table::with_bytes(opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1)),
+        stop: opts.cancel.clone().unwrap_or_default(),
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+        nodes: std::sync::atomic::AtomicU64::new(0),
+        stopped: AtomicBool::new(false),
+        goal,
+        notation: opts.notation,
+        checks_only: pos.needs_check(goal),
+        exact: true,
+        // Battle play's options do not reach these searches.
+        quodlibet: false,
+        non_trivial: None,
+        threat: None,
+        max_flights: None,
+    };
+    let mut lines = Vec::new();
+    for &plies in lengths.iter().rev() {
+        let stip = Stipulation { exact: true, ..Stipulation::new(false, Play::Help, goal, plies / 2, plies % 2 == 1) };
+        lines.extend(super::help::help(&ctx, pos, &stip, plies, opts));
+    }
+    (lines, ctx.nodes.load(Ordering::Relaxed), !ctx.is_stopped())
+}
+
+fn collect<G: Game>(search: &mut Search<G>, b: &Branch, p: &G, offset: u32, opts: &SolveOptions) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
+    let max = opts.max_solutions;
+    search.lines(b, p, None, 0, offset, &mut Vec::new(), &mut |l| {
+        lines.push(l.clone());
+        max.is_some_and(|m| lines.len() >= m)
+    });
+    lines.sort_by_key(|l| l.len());
+    lines
+}

@@ -1,0 +1,200 @@
+//! Every orthodox problem of Popeye's suite against the output Popeye recorded for it.
+//!
+//! `tests/data/popeye-input/` holds the whole suite's input files as Popeye ships them, and
+//! `tests/data/popeye-output/` the recorded output of every file that has an orthodox problem
+//! (the six chess pieces, no fairy condition; any option, goal or stipulation form). Each
+//! orthodox problem feerie can play must come out as Popeye printed it, compared as trees and
+//! sets through feerie's `--format popeye` text (`feerie::popeye_output::judge`). The problems
+//! that take more than about half a second are in [`SLOW`] and run under `--ignored`
+//! (`orthodox_suite_slow`); the problems feerie does not support yet are listed with the
+//! loader's reason when the test runs, and their number may only go down ([`UNSUPPORTED_AT_MOST`]).
+
+use feerie::piece::Lang;
+use feerie::popeye_output::{Judgement, OutputSection, is_orthodox, judge, output_language, split_output};
+use feerie::problem::{Loaded, load_path};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The orthodox problems (file under `tests/data/popeye-input/`, number in the file from 1)
+/// that take more than about half a second in release mode on 2 cores, or do not finish in
+/// 5 s: the intelligent-mode helpmates of `hpint.inp` and `intell.inp` among them.
+const SLOW: &[(&str, usize)] = &[
+    ("EXAMPLES/pseries.inp", 5),
+    ("EXAMPLES/pseries.inp", 8),
+    ("EXAMPLES/pseries.inp", 11),
+    ("BEISPIEL/castling.inp", 11),
+    ("BEISPIEL/hpint.inp", 24),
+    ("BEISPIEL/hpint.inp", 25),
+    ("BEISPIEL/hpint.inp", 31),
+    ("BEISPIEL/hpint.inp", 33),
+    ("BEISPIEL/hpint.inp", 34),
+    ("BEISPIEL/hpint.inp", 49),
+    ("BEISPIEL/hpint.inp", 50),
+    ("BEISPIEL/hpint.inp", 53),
+    ("BEISPIEL/hpint.inp", 54),
+    ("BEISPIEL/hpint.inp", 60),
+    ("BEISPIEL/hpint.inp", 63),
+    ("BEISPIEL/hpint.inp", 71),
+    ("BEISPIEL/hpint.inp", 72),
+    ("BEISPIEL/hpint.inp", 73),
+    ("BEISPIEL/hpint.inp", 74),
+    ("BEISPIEL/hpint.inp", 75),
+    ("BEISPIEL/hpint.inp", 91),
+    ("BEISPIEL/hpint.inp", 92),
+    ("BEISPIEL/hpint.inp", 93),
+    ("BEISPIEL/hpint.inp", 106),
+    ("BEISPIEL/hpint.inp", 107),
+    ("BEISPIEL/hpint.inp", 109),
+    ("BEISPIEL/hpint.inp", 110),
+    ("BEISPIEL/hpint.inp", 115),
+    ("BEISPIEL/intell.inp", 92),
+    ("BEISPIEL/intell.inp", 97),
+    ("BEISPIEL/intell.inp", 110),
+    ("BEISPIEL/intell.inp", 111),
+    ("BEISPIEL/stip.inp", 19),
+    ("REGRESSIONS/4_85_to_4_87.inp", 13),
+];
+
+/// How many orthodox problems of the suite feerie may still call `unsupported` (the test
+/// prints each with its reason); lower it as support grows.
+const UNSUPPORTED_AT_MOST: usize = 193;
+
+/// The orthodox problems of the suite, at least (620 when this test was written).
+const ORTHODOX_AT_LEAST: usize = 615;
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// The name of the output file an input names on its `protocol` line.
+fn protocol_name(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let mut w = l.split_whitespace();
+        let k = w.next()?.to_ascii_lowercase();
+        (k.len() >= 4 && ("protocol".starts_with(&k) || "protokoll".starts_with(&k))).then(|| w.next().map(str::to_string))?
+    })
+}
+
+fn latin1(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes.clone()).unwrap_or_else(|_| bytes.iter().map(|&b| b as char).collect())
+}
+
+/// One orthodox problem of the suite.
+struct Case {
+    /// `BEISPIEL/proof.inp #3`.
+    name: String,
+    slow: bool,
+    loaded: Loaded,
+    section: Option<OutputSection>,
+    lang: Lang,
+}
+
+/// Every orthodox problem of the suite, in file order.
+fn cases() -> Vec<Case> {
+    let input = data().join("popeye-input");
+    let mut files = Vec::new();
+    for dir in ["EXAMPLES", "BEISPIEL", "TESTS", "REGRESSIONS"] {
+        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(input.join(dir))
+            .expect("the suite's input folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "inp"))
+            .collect();
+        in_dir.sort();
+        files.extend(in_dir);
+    }
+    assert!(files.len() > 250, "only {} input files", files.len());
+    let mut out = Vec::new();
+    for path in files {
+        let shown = path.strip_prefix(&input).expect("under the folder").to_string_lossy().replace('\\', "/");
+        let Ok(loaded) = load_path(&path) else { continue };
+        if !loaded.iter().any(is_orthodox) {
+            continue;
+        }
+        let text = latin1(std::fs::read(&path).expect("the input"));
+        let name = protocol_name(&text).unwrap_or_else(|| panic!("{shown}: no protocol line"));
+        let output =
+            latin1(std::fs::read(data().join("popeye-output").join(&name)).unwrap_or_else(|e| panic!("{shown}: output {name}: {e}")));
+        let lang = output_language(&output);
+        let sections = split_output(&output);
+        // Popeye stops at `end`; when the output has fewer sections, they are the first ones.
+        let matched = sections.len() <= loaded.len();
+        for (i, l) in loaded.into_iter().enumerate() {
+            if !is_orthodox(&l) {
+                continue;
+            }
+            let number = i + 1;
+            out.push(Case {
+                name: format!("{shown} #{number}"),
+                slow: SLOW.contains(&(shown.as_str(), number)),
+                loaded: l,
+                section: if matched { sections.get(i).cloned() } else { None },
+                lang,
+            });
+        }
+    }
+    out
+}
+
+/// What one case came to: `None` when it is the same as Popeye's, the failure otherwise.
+fn run(case: &Case, timeout: Duration) -> Option<String> {
+    let Loaded::Ready(p) = &case.loaded else { return None };
+    let Some(section) = &case.section else { return Some(format!("{}: Popeye's output has no section for it", case.name)) };
+    match judge(p, section, case.lang, timeout) {
+        Judgement::Same => None,
+        Judgement::TimedOut(r) => Some(format!("{}: timed out ({r})", case.name)),
+        Judgement::Invalid(r) => Some(format!("{}: invalid ({r})", case.name)),
+        Judgement::Differs { twin, difference: d, .. } => Some(format!(
+            "{} twin {twin}: {}\n    under: {}\n    popeye: {}\n    feerie: {}",
+            case.name,
+            d.kind,
+            d.path.join(" / "),
+            d.popeye.as_deref().unwrap_or("—"),
+            d.feerie.as_deref().unwrap_or("—")
+        )),
+    }
+}
+
+#[test]
+fn orthodox_suite() {
+    let cases = cases();
+    assert!(cases.len() >= ORTHODOX_AT_LEAST, "only {} orthodox problems", cases.len());
+    let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for c in &cases {
+        match &c.loaded {
+            Loaded::Unsupported { reason, .. } => unsupported.entry(reason.clone()).or_default().push(c.name.clone()),
+            Loaded::Invalid(e) => panic!("{}: invalid: {e}", c.name),
+            Loaded::Ready(_) => {}
+        }
+    }
+    let failures: Vec<String> = cases.par_iter().filter(|c| !c.slow).filter_map(|c| run(c, Duration::from_secs(30))).collect();
+    let count: usize = unsupported.values().map(Vec::len).sum();
+    for (reason, names) in &unsupported {
+        eprintln!("unsupported ({}): {reason}: {}", names.len(), names.join(", "));
+    }
+    let ready = cases.iter().filter(|c| matches!(c.loaded, Loaded::Ready(_))).count();
+    eprintln!(
+        "{} orthodox problems: {} ready ({} of them slow, under --ignored), {count} unsupported, {} failures",
+        cases.len(),
+        ready,
+        cases.iter().filter(|c| c.slow).count(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{} differ from Popeye:\n{}", failures.len(), failures.join("\n"));
+    assert!(count <= UNSUPPORTED_AT_MOST, "{count} unsupported, more than {UNSUPPORTED_AT_MOST}");
+}
+
+/// The slow orthodox problems of the suite ([`SLOW`]), each with 10 minutes per twin.
+#[test]
+#[ignore = "the slow problems of Popeye's suite take minutes; run with --ignored"]
+fn orthodox_suite_slow() {
+    let cases = cases();
+    for (file, number) in SLOW {
+        let name = format!("{file} #{number}");
+        assert!(cases.iter().any(|c| c.name == name), "{name} is not an orthodox problem of the suite");
+    }
+    let failures: Vec<String> = cases.iter().filter(|c| c.slow).filter_map(|c| run(c, Duration::from_secs(600))).collect();
+    assert!(failures.is_empty(), "{} differ from Popeye:\n{}", failures.len(), failures.join("\n"));
+}
