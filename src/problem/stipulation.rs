@@ -147,23 +147,23 @@ pub const MAX_MOVES: u32 = 999;
 
 /// Popeye goals that are well-formed but not supported yet, longest first, with a name.
 const OTHER_GOALS: &[(&str, &str)] = &[
-    ("##!", "counter-mate"),
-    ("##", "double mate"),
     ("<>r", "exchange by rebirth"),
     ("<>", "exchange"),
     ("c81", "Chess81 goal"),
     ("ctr", "circuit by rebirth"),
     ("ct", "circuit"),
     ("k", "kiss"),
-    ("!#", "auto-mate"),
 ];
 
 /// The goals feerie solves, longest first (so that `#=` is read before `#`, `==` before
 /// `=`); the target square `zxy` is read apart.
 const GOALS: &[(&str, Goal)] = &[
+    ("##!", Goal::CounterMate),
+    ("##", Goal::DoubleMate),
     ("#=", Goal::MateOrStalemate),
     ("#", Goal::Mate),
     ("!=", Goal::AutoStalemate),
+    ("!#", Goal::AutoMate),
     ("==", Goal::DoubleStalemate),
     ("=", Goal::Stalemate),
     ("+", Goal::Check),
@@ -228,10 +228,10 @@ fn parse_length<'a>(text: &str, rest: &'a str) -> Result<(u32, bool, &'a str), S
 
 impl Stipulation {
     /// Parses Popeye's stipulation grammar `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL
-    /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00` or `z`
-    /// with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
+    /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00`, `##`,
+    /// `##!`, `!#` or `z` with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
     /// Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
-    /// solve yet (`dia`, `pg`, `a=>b`, `ser-reci-h#2`, `pser-semi-r#2`, goals such as `##`) give
+    /// solve yet (`dia`, `pg`, `a=>b`, `ser-reci-h#2`, `pser-semi-r#2`, goals such as `<>`) give
     /// [`StipulationError::Unsupported`].
     ///
     /// ```

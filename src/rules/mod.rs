@@ -50,6 +50,17 @@ pub enum Goal {
     /// `zxy` (target square): after the last move a piece of the side that made it stands on
     /// the square, where none of its pieces stood before (it arrived there).
     Target(crate::geometry::Square),
+    /// `##` (double mate): after the last move both sides are mated, the side that made it
+    /// too (in check, without a legal move if it were to move); the move may leave its own
+    /// king in check, but only a side that has a legal move may play it (Popeye: no `##`
+    /// from a stalemated diagram).
+    DoubleMate,
+    /// `##!` (counter-mate): a side that is mated plays a move (necessarily leaving its own
+    /// king in check) after which both sides are mated.
+    CounterMate,
+    /// `!#` (auto-mate): after the last move, the side that made it is mated (in check,
+    /// without a legal move if it were to move); the move may leave its own king in check.
+    AutoMate,
 }
 
 impl Goal {
@@ -83,6 +94,9 @@ impl Goal {
             Goal::WinPiece => 8,
             Goal::EnPassant => 9,
             Goal::Castling => 10,
+            Goal::DoubleMate => 11,
+            Goal::CounterMate => 12,
+            Goal::AutoMate => 13,
             Goal::Target(s) => 16 + s.0 as u64,
         }
     }
@@ -98,14 +112,31 @@ impl Goal {
             Goal::WinPiece => "%",
             Goal::AutoStalemate => "!=",
             Goal::Target(_) => "z",
+            Goal::DoubleMate => "##",
+            Goal::CounterMate => "##!",
+            Goal::AutoMate => "!#",
             _ => "",
         }
+    }
+
+    /// Whether the goal's mark takes the place of the move's check mark (`Qb1-b6 #=`,
+    /// `Kf3*g2 ##`) instead of following it (`Kh1-g2 + z`).
+    pub fn mark_replaces_check(self) -> bool {
+        matches!(self, Goal::MateOrStalemate | Goal::DoubleMate | Goal::CounterMate)
+    }
+
+    /// Whether the move that reaches the goal may leave the mover's own king in check (`##`,
+    /// `##!`, `!#`, as Popeye plays them): the search then adds the game's
+    /// [`Game::self_check_moves`] that reach the goal to the legal moves where the goal may
+    /// be reached.
+    pub fn allows_self_check(self) -> bool {
+        matches!(self, Goal::DoubleMate | Goal::CounterMate | Goal::AutoMate)
     }
 }
 
 impl std::fmt::Display for Goal {
     /// The goal as a stipulation writes it: `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
-    /// `ep`, `00` or `z` with the square (`zd5`).
+    /// `ep`, `00`, `##`, `##!`, `!#` or `z` with the square (`zd5`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Goal::Mate => "#",
@@ -119,9 +150,19 @@ impl std::fmt::Display for Goal {
             Goal::WinPiece => "%",
             Goal::EnPassant => "ep",
             Goal::Castling => "00",
+            Goal::DoubleMate => "##",
+            Goal::CounterMate => "##!",
+            Goal::AutoMate => "!#",
             Goal::Target(s) => return write!(f, "z{}", crate::position::sq_name(*s)),
         })
     }
+}
+
+/// Whether the side that made the last move (not to move in `after`) is mated: in check and
+/// without a legal move if it were to move.
+fn mover_mated<G: Game>(after: &G) -> bool {
+    let mover = after.pass();
+    mover.in_check() && !mover.has_move()
 }
 
 /// How moves are written. Each game has its own native notation (Popeye's long algebraic for
@@ -191,8 +232,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
                 !mover.in_check() && !mover.has_move()
             }
             Goal::AnyMove => true,
+            Goal::DoubleMate => before.has_move() && self.goal_reached(Goal::Mate) && mover_mated(self),
+            Goal::CounterMate => before.goal_reached(Goal::Mate) && self.goal_reached(Goal::Mate) && mover_mated(self),
+            Goal::AutoMate => mover_mated(self),
             Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) => before.move_reaches(m, self, goal),
         }
+    }
+    /// Appends to `out` (cleared first) the moves that would be legal but for leaving the
+    /// mover's own king (royal piece) in check: the moves that may reach the goals of
+    /// [`Goal::allows_self_check`]. The default knows none.
+    fn self_check_moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
     }
     /// Whether the move `m` (legal here, `after` the position it leads to) reaches one of the
     /// goals of the move itself: `x` (it captures), `%` (it captures and the board is left
@@ -366,6 +416,9 @@ impl Game for crate::position::Position {
             Goal::Target(s) => after.piece_at(s).is_some_and(|p| p.color == self.side_to_move()) && self.piece_at(s) != after.piece_at(s),
             _ => false,
         }
+    }
+    fn self_check_moves(&self, out: &mut Vec<Self::Move>) {
+        self.self_check_moves_into(out);
     }
     fn refuses_goal(_goal: Goal) -> Option<String> {
         None

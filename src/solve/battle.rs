@@ -13,7 +13,7 @@
 
 use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
-use super::{Ctx, SolveOptions, end_mark, move_mark};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, end_mark, move_mark};
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
@@ -65,7 +65,14 @@ impl<M: Copy> Killers<M> {
 /// first against the next: each task starts from a copy of the killers of the task that
 /// ended last (one set for all threads; a pool of sets, one per thread, left each thread
 /// with its own stale refutations: Wenda #5 on two threads, 2.0 M positions against 1.9 M).
-type KillerHome<M> = std::sync::Mutex<Option<Killers<M>>>;
+///
+/// With them, the side whose moves may leave its own king in check where they reach the goal
+/// (`##`, `##!`, `!#`: the attacker in direct play, the defender in self and reflex play),
+/// the same for every searcher of one solve.
+struct KillerHome<M> {
+    killers: std::sync::Mutex<Option<Killers<M>>>,
+    goal_side: Option<crate::piece::Color>,
+}
 
 struct Searcher<'a, G: Game> {
     ctx: &'a Ctx,
@@ -80,7 +87,7 @@ struct Searcher<'a, G: Game> {
 impl<G: Game> Drop for Searcher<'_, G> {
     fn drop(&mut self) {
         if self.mode == Mode::Direct
-            && let Ok(mut h) = self.home.lock()
+            && let Ok(mut h) = self.home.killers.lock()
         {
             *h = Some(std::mem::replace(&mut self.k, Killers { def: Vec::new(), att: Vec::new() }));
         }
@@ -102,7 +109,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         // 1.34 M positions with fresh killers, 2.1 M with handed-on ones; with the checks
         // tried first, 0.37 M against 0.40 M).
         let k = match mode {
-            Mode::Direct => home.lock().ok().and_then(|h| h.clone()),
+            Mode::Direct => home.killers.lock().ok().and_then(|h| h.clone()),
             _ => None,
         }
         .unwrap_or_else(Killers::new);
@@ -112,6 +119,9 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn moves(&mut self, p: &G) -> Vec<G::Move> {
         let mut v = self.pool.pop().unwrap_or_default();
         p.moves(&mut v);
+        if self.home.goal_side == Some(p.to_move()) {
+            add_self_check_goal_moves(p, self.goal, &mut v);
+        }
         v
     }
 
@@ -836,7 +846,10 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         _ => Mode::Reflex,
     };
     let n = stip.moves;
-    let home: KillerHome<G::Move> = std::sync::Mutex::new(None);
+    // The side that reaches the goal: the attacker in direct play, else the defender.
+    let attacker = if opts.post_key { pos.to_move().opponent() } else { pos.to_move() };
+    let goal_side = ctx.goal.allows_self_check().then(|| if mode == Mode::Direct { attacker } else { attacker.opponent() });
+    let home: KillerHome<G::Move> = KillerHome { killers: std::sync::Mutex::new(None), goal_side };
     if opts.post_key {
         // The diagram is the position after the key: the defender moves.
         let mut s = Searcher::<G>::new(ctx, mode, &home);
@@ -855,6 +868,9 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     }
     let mut first = Vec::new();
     pos.moves(&mut first);
+    if goal_side == Some(pos.to_move()) {
+        add_self_check_goal_moves(pos, ctx.goal, &mut first);
+    }
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.

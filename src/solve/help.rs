@@ -16,7 +16,7 @@
 use super::gate::Gate;
 use super::parallel::par_map;
 use super::tree::{Line, LineMove, NULL_MOVE};
-use super::{Ctx, SolveOptions, last_line_move, line_move};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, goal_moves, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -100,10 +100,11 @@ fn goal_in_one<G: Game>(q: &G, goal: Goal) -> bool {
 }
 
 /// Whether the side to move in `q` is forced to reach `goal` with its next move: it has a
-/// move, and every move reaches it.
+/// move, and every move reaches it (the self-checking moves that reach `##`, `##!` or `!#`
+/// are moves here: [`goal_moves`]).
 pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
     let mut v = Vec::new();
-    q.moves(&mut v);
+    goal_moves(q, goal, &mut v);
     !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached_by(q, d, goal))
 }
 
@@ -205,6 +206,11 @@ impl<G: Game> Helper<'_, G> {
                     GATE.with_borrow_mut(|g| g.record_many(k - 1, before as u32, (before - moves.len()) as u32));
                 }
             }
+        }
+        if k % 2 == 1 && self.finish == Finish::Goal {
+            // The side that reaches the goal: its self-checking moves that reach `##`, `##!`
+            // or `!#`.
+            add_self_check_goal_moves(p, self.goal, &mut moves);
         }
         let mut found = false;
         let probe = k >= 2 && self.ctx.tt.enabled();
@@ -308,7 +314,7 @@ impl<G: Game> Helper<'_, G> {
         } else if self.finish == Finish::Forced {
             // The forced last move(s) complete the line.
             let mut v = Vec::new();
-            last.moves(&mut v);
+            goal_moves(last, self.goal, &mut v);
             for &d in &v {
                 let mut l = line.clone();
                 l.push(last_line_move(self.ctx, last, d));
@@ -354,6 +360,9 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     // Split over the first two half-moves when the first level is narrow.
     let mut first = Vec::new();
     pos.moves(&mut first);
+    if plies % 2 == 1 && finish == Finish::Goal {
+        add_self_check_goal_moves(pos, stip.goal, &mut first);
+    }
     let threads = rayon::current_num_threads();
     // A null move (`None`) where `NullMoves` allows one.
     let may_pass = |p: &G, left: u32, after_null: bool| null && left > 1 && !after_null && !p.in_check();
@@ -378,6 +387,9 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             }
             let mut second = Vec::new();
             q.moves(&mut second);
+            if (plies - 1) % 2 == 1 && finish == Finish::Goal {
+                add_self_check_goal_moves(&q, stip.goal, &mut second);
+            }
             for &m2 in &second {
                 deeper.push(vec![m, Some(m2)]);
             }

@@ -244,11 +244,31 @@ pub(crate) fn end_mark<G: Game>(ctx: &Ctx, before: &G, m: G::Move, after: &G) ->
     let goal = ctx.goal.end_mark();
     if goal.is_empty() || !after.goal_reached_by(before, m, ctx.goal) {
         own
-    } else if own.is_empty() || ctx.goal == Goal::MateOrStalemate {
+    } else if own.is_empty() || ctx.goal.mark_replaces_check() {
         goal.to_string()
     } else {
         format!("{own} {goal}")
     }
+}
+
+/// The moves of the side to move in `p` that may reach `goal` with this move: the legal
+/// moves, and for the goals whose move may leave the mover's own king in check
+/// ([`Goal::allows_self_check`]: `##`, `##!`, `!#`) the game's self-checking moves that
+/// reach it ([`Game::self_check_moves`]). Written to `out` (cleared first).
+pub(crate) fn goal_moves<G: Game>(p: &G, goal: Goal, out: &mut Vec<G::Move>) {
+    p.moves(out);
+    add_self_check_goal_moves(p, goal, out);
+}
+
+/// Appends to `moves` (the legal moves of `p`) the self-checking moves that reach `goal`,
+/// for the goals that allow them ([`goal_moves`]); nothing for the others.
+pub(crate) fn add_self_check_goal_moves<G: Game>(p: &G, goal: Goal, moves: &mut Vec<G::Move>) {
+    if !goal.allows_self_check() {
+        return;
+    }
+    let mut extra = Vec::new();
+    p.self_check_moves(&mut extra);
+    moves.extend(extra.into_iter().filter(|&m| p.play(m).goal_reached_by(p, m, goal)));
 }
 
 /// A move as text with its mark.

@@ -9,7 +9,7 @@ use super::gate::Gate;
 use super::help::{forced, salt};
 use super::parallel::par_map;
 use super::tree::{Line, LineMove};
-use super::{Ctx, SolveOptions, last_line_move, line_move};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, goal_moves, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -78,7 +78,7 @@ impl<G: Game> Series<'_, G> {
                 if self.needs_check() {
                     q.checking_moves(&mut v);
                 } else {
-                    q.moves(&mut v);
+                    goal_moves(q, self.goal, &mut v);
                     q.retain_goal_moves(self.goal, &mut v);
                 }
                 let r: Vec<LineMove> =
@@ -88,7 +88,7 @@ impl<G: Game> Series<'_, G> {
             SeriesEnd::SelfPlay => {
                 if forced(q, self.goal) {
                     let mut v = Vec::new();
-                    q.moves(&mut v);
+                    goal_moves(q, self.goal, &mut v);
                     Some(v.iter().map(|&d| last_line_move(self.ctx, q, d)).collect())
                 } else {
                     None
@@ -96,7 +96,7 @@ impl<G: Game> Series<'_, G> {
             }
             SeriesEnd::Reflex => {
                 let mut v = Vec::new();
-                q.moves(&mut v);
+                goal_moves(q, self.goal, &mut v);
                 let r: Vec<LineMove> = v
                     .iter()
                     .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached_by(q, d, self.goal))
@@ -183,6 +183,10 @@ impl<G: Game> Series<'_, G> {
         }
         let mut moves = Vec::new();
         p.moves(&mut moves);
+        if self.end == SeriesEnd::Direct {
+            // `ser-##`, `ser-!#`: the series' last move may leave its own king in check.
+            add_self_check_goal_moves(p, self.goal, &mut moves);
+        }
         // Reflex: a series side that can reach the goal itself must (and so fails).
         if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached_by(p, m, self.goal)) {
             self.ctx.tt.put(key, 1, k as u8);
@@ -259,6 +263,9 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     let k = stip.moves;
     let mut first = Vec::new();
     pos.moves(&mut first);
+    if s.end == SeriesEnd::Direct {
+        add_self_check_goal_moves(pos, stip.goal, &mut first);
+    }
     if k == 0 {
         return Vec::new();
     }

@@ -1096,6 +1096,18 @@ impl Game for FairyPosition {
             _ => false,
         }
     }
+    fn self_check_moves(&self, out: &mut Vec<FMove>) {
+        out.clear();
+        let us = self.side;
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves(us, None, &mut pseudo);
+        for m in pseudo {
+            let q = self.make_move(m);
+            if q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+                out.push(m);
+            }
+        }
+    }
     fn refuses_goal(_goal: Goal) -> Option<String> {
         None
     }
