@@ -133,7 +133,12 @@ fn stipulations_with_the_new_goals_read_and_write_back() {
         assert_eq!(s.to_string(), text.to_lowercase());
     }
     assert_eq!(Stipulation::parse("HZg74").unwrap().moves, 4);
-    for text in ["h##2", "##!1", "h<>3", "ser-ct10", "ser-h<>r5", "sKa74"] {
+    for (text, goal) in [("h##2", Goal::DoubleMate), ("##!1", Goal::CounterMate), ("ser-!#11", Goal::AutoMate), ("s##!1", Goal::CounterMate)] {
+        let s = Stipulation::parse(text).expect(text);
+        assert_eq!(s.goal, goal, "{text}");
+        assert_eq!(s.to_string(), text);
+    }
+    for text in ["h<>3", "ser-ct10", "ser-h<>r5", "sKa74"] {
         assert!(matches!(Stipulation::parse(text), Err(StipulationError::Unsupported(_))), "{text}");
     }
     assert!(matches!(Stipulation::parse("zj93"), Err(StipulationError::Malformed { .. })));
@@ -163,4 +168,58 @@ fn a_help_line_ends_where_the_goal_of_the_move_is_reached() {
     let l = lines(&pos("k7/7p/K7/8/8/8/8/1Q6 b - - 0 1"), "h~2");
     assert_eq!(l.len(), 48);
     assert!(l.iter().all(|s| s.split(' ').filter(|w| w.contains('-')).count() == 2), "{l:?}");
+}
+
+#[test]
+fn double_mate_may_leave_the_movers_king_in_check() {
+    // Popeye's TESTS/help_play.inp #6, `h##2`: the last move puts White's king next to
+    // Black's, both mated.
+    let l = lines(&pos("8/8/8/6p1/4K1kN/6P1/4p1pq/7R b - - 0 1"), "h##2");
+    assert_eq!(l, ["Kg4-h3 Ke4-f3 g5-g4 + Kf3*g2 ##"]);
+    // REGRESSIONS/4_55_to_4_57.inp #5: `##1` 1.Kh6-h7 ##; with a black rook on a5 White is
+    // stalemated in the diagram and has no `##`.
+    assert_eq!(keys(&pos("7k/6b1/6PK/8/8/8/8/8 w - - 0 1"), "##1"), ["Kh6-h7 ##"]);
+    assert!(keys(&pos("7k/6b1/6PK/r7/8/8/8/8 w - - 0 1"), "##1").is_empty());
+    // In check but with a legal move, White may (Popeye 4.104 on the same position).
+    assert_eq!(keys(&pos("7k/6b1/6PK/8/8/4q3/8/8 w - - 0 1"), "##1"), ["Kh6-h7 ##"]);
+}
+
+#[test]
+fn counter_mate_is_played_by_a_mated_side_that_stays_mated() {
+    // TESTS/battle_play.inp #8, `##!2`: White, mated, counter-mates at once (a short key).
+    assert_eq!(keys(&pos("1RK5/k7/8/2qr4/8/8/8/8 w - - 0 1"), "##!2"), ["Kc8-b7 ##!"]);
+    // Without the rook d5 White is not mated (Kd7): no counter-mate.
+    assert!(keys(&pos("1RK5/k7/8/2q5/8/8/8/8 w - - 0 1"), "##!1").is_empty());
+    // Popeye 4.104: 1.Rg1-g8 mates Black, but frees g1 for White's king: no counter-mate
+    // unless a knight on e2 guards g1.
+    assert!(keys(&pos("k7/pp5r/8/8/5n2/8/8/6RK w - - 0 1"), "##!1").is_empty());
+    assert_eq!(keys(&pos("k7/pp5r/8/8/5n2/8/4n3/6RK w - - 0 1"), "##!1"), ["Rg1-g8 ##!"]);
+    // TESTS/help_play.inp #5, `h##!2`.
+    assert_eq!(lines(&pos("7q/6rB/8/8/8/K7/8/k7 b - - 0 1"), "h##!2"), ["Rg7-g4 Bh7-b1 Qh8-c3 + Ka3-a2 ##!"]);
+}
+
+#[test]
+fn auto_mate_mates_the_mover() {
+    // Popeye's EXAMPLES/automate.inp #1 (with a black king, which Popeye's needs not):
+    // g2-g4 opens the second rank to the rook a2; g2-g3 would leave Kh3.
+    let p = pos("4k3/8/8/8/8/r7/r5PK/r7 w - - 0 1");
+    assert_eq!(keys(&p, "!#1"), ["g2-g4 !#"]);
+    // Popeye 4.104, `h!#1.5`: White's first move ends the line.
+    assert_eq!(lines(&p, "h!#1.5"), ["g2-g4 !#"]);
+}
+
+#[test]
+fn a_neutral_king_double_mates_both_sides() {
+    use super::fairy::tests::position;
+    use crate::piece::Color;
+    // REGRESSIONS/4_55_to_4_57.inp #18 as `##1` (Popeye 4.104): 1.nKa5*a4 ##.
+    let p = position(&["Qa3", "Pb2", "Pc4"], &["Ra7", "Sa1", "Pa4", "Pc5", "Pc6"], &["Ka5"], Color::White);
+    // The move leaves White's own (neutral) king in check: not a legal move.
+    assert!(p.parse_move("nKa5*a4").is_none());
+    let mut extra = Vec::new();
+    p.self_check_moves(&mut extra);
+    let m = *extra.iter().find(|&&m| p.move_text(m, crate::piece::Lang::En) == "nKa5*a4").expect("nKa5*a4");
+    // Either side could "capture" the neutral king after it (Ra7*a4, Qa3*a4): no move.
+    assert!(p.play(m).goal_reached_by(&p, m, Goal::DoubleMate));
+    assert_eq!(keys(&p, "##1"), ["nKa5*a4 ##"]);
 }

@@ -158,11 +158,22 @@ impl std::fmt::Display for Goal {
     }
 }
 
+/// Whether the side to move in `p` is mated where `p` may follow a move that left the other
+/// side's king in check (`##`, `##!`, `!#`): in check, and no move that answers it, the
+/// capture of a neutral king (its own too) not being one ([`Game::captures_own_royal`]).
+fn mated_after_self_check<G: Game>(p: &G) -> bool {
+    if !p.in_check() {
+        return false;
+    }
+    let mut v = Vec::new();
+    p.moves(&mut v);
+    v.iter().all(|&m| p.captures_own_royal(m))
+}
+
 /// Whether the side that made the last move (not to move in `after`) is mated: in check and
 /// without a legal move if it were to move.
 fn mover_mated<G: Game>(after: &G) -> bool {
-    let mover = after.pass();
-    mover.in_check() && !mover.has_move()
+    mated_after_self_check(&after.pass())
 }
 
 /// How moves are written. Each game has its own native notation (Popeye's long algebraic for
@@ -232,8 +243,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
                 !mover.in_check() && !mover.has_move()
             }
             Goal::AnyMove => true,
-            Goal::DoubleMate => before.has_move() && self.goal_reached(Goal::Mate) && mover_mated(self),
-            Goal::CounterMate => before.goal_reached(Goal::Mate) && self.goal_reached(Goal::Mate) && mover_mated(self),
+            Goal::DoubleMate => before.has_move() && mated_after_self_check(self) && mover_mated(self),
+            Goal::CounterMate => before.goal_reached(Goal::Mate) && mated_after_self_check(self) && mover_mated(self),
             Goal::AutoMate => mover_mated(self),
             Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) => before.move_reaches(m, self, goal),
         }
@@ -243,6 +254,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// [`Goal::allows_self_check`]. The default knows none.
     fn self_check_moves(&self, out: &mut Vec<Self::Move>) {
         out.clear();
+    }
+    /// Whether the move `m` captures a royal piece of the mover's own (a neutral king): possible
+    /// only where the side not to move has left that king in check (after a move of
+    /// [`Game::self_check_moves`]), and then no move, as Popeye judges `##` (the capture of
+    /// the other side's own king is a move: an escape from mate). The default says no.
+    fn captures_own_royal(&self, m: Self::Move) -> bool {
+        let _ = m;
+        false
     }
     /// Whether the move `m` (legal here, `after` the position it leads to) reaches one of the
     /// goals of the move itself: `x` (it captures), `%` (it captures and the board is left
@@ -420,6 +439,7 @@ impl Game for crate::position::Position {
     fn self_check_moves(&self, out: &mut Vec<Self::Move>) {
         self.self_check_moves_into(out);
     }
+
     fn refuses_goal(_goal: Goal) -> Option<String> {
         None
     }

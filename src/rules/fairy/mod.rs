@@ -1096,6 +1096,9 @@ impl Game for FairyPosition {
             _ => false,
         }
     }
+    fn captures_own_royal(&self, m: FMove) -> bool {
+        m.victim.is_some_and(|v| self.board[v.index()].is_some_and(|p| p.kind == Kind::King && p.owner == Owner::Neutral))
+    }
     fn self_check_moves(&self, out: &mut Vec<FMove>) {
         out.clear();
         let us = self.side;
