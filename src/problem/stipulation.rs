@@ -1,4 +1,4 @@
-//! Stipulations: `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL n[.5]`, with Popeye's
+//! Stipulations: `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs|hr]GOAL n[.5]`, with Popeye's
 //! meaning.
 
 use crate::rules::Goal;
@@ -21,6 +21,10 @@ pub enum Play {
     /// Semi-reflex play (`semi-r#n`): as self play, but the defender that can reach the goal
     /// in one must (the attacker is not bound).
     SemiReflex,
+    /// Help-reflex play (`hr#n`, Popeye's "help forced reflexmate"): help play, then Black
+    /// must reach the goal in one; on the way, a side that can reach the goal in one must
+    /// (Black then ends a short solution, White spoils the line).
+    HelpReflex,
 }
 
 /// How the opponent of the series side answers a check in parry series play.
@@ -106,6 +110,7 @@ impl fmt::Display for Stipulation {
             Play::SelfPlay => "s",
             Play::Reflex => "r",
             Play::HelpSelf => "hs",
+            Play::HelpReflex => "hr",
             Play::SemiReflex => "semi-r",
         })?;
         if let Some(g) = self.reci.filter(|&g| g != self.goal) {
@@ -281,6 +286,9 @@ impl Stipulation {
         let play = if let Some(r) = rest.strip_prefix("hs") {
             rest = r;
             Play::HelpSelf
+        } else if let Some(r) = rest.strip_prefix("hr") {
+            rest = r;
+            Play::HelpReflex
         } else if let Some(r) = rest.strip_prefix('h') {
             rest = r;
             Play::Help
@@ -359,8 +367,8 @@ impl Stipulation {
         if !after.is_empty() {
             return Err(malformed(shown, format!("unexpected '{after}' after the length")));
         }
-        if half && (series || !matches!(play, Play::Help | Play::HelpSelf)) {
-            return Err(malformed(shown, "a length n.5 exists only in help play (h or hs, without ser-)"));
+        if half && (series || !matches!(play, Play::Help | Play::HelpSelf | Play::HelpReflex)) {
+            return Err(malformed(shown, "a length n.5 exists only in help play (h, hs or hr, without ser-)"));
         }
         if moves == 0 && !half {
             return Err(malformed(shown, "the number of moves is 0"));
@@ -373,8 +381,11 @@ impl Stipulation {
             None
         };
         let unsupported = |what: &str| Err(StipulationError::Unsupported(format!("{what} ('{shown}')")));
-        if parry.is_some() && matches!(play, Play::HelpSelf | Play::SemiReflex) {
-            return unsupported("parry series in help-self and semi-reflex play");
+        if parry.is_some() && matches!(play, Play::HelpSelf | Play::SemiReflex | Play::HelpReflex) {
+            return unsupported("parry series in help-self, help-reflex and semi-reflex play");
+        }
+        if series && play == Play::HelpReflex {
+            return unsupported("help-reflex series play");
         }
         if parry.is_some() && goal.by_move() {
             return unsupported("parry series with a goal of the move");
@@ -404,10 +415,10 @@ impl Stipulation {
             (true, Play::Help) => true,
             (true, _) => false,
             (false, Play::Help) => !self.half,
-            (false, Play::HelpSelf) => self.half,
+            (false, Play::HelpSelf | Play::HelpReflex) => self.half,
             (false, _) => false,
         };
-        let help = matches!(self.play, Play::Help | Play::HelpSelf) && !self.series;
+        let help = matches!(self.play, Play::Help | Play::HelpSelf | Play::HelpReflex) && !self.series;
         if black && !(white_to_play && help) { Color::Black } else { Color::White }
     }
 }
@@ -423,7 +434,7 @@ impl Stipulation {
         }
         match (self.play, self.half) {
             (Play::Help, false) if self.moves > 1 => Stipulation { moves: self.moves - 1, half: true, ..self },
-            (Play::HelpSelf, true) => Stipulation { half: false, ..self },
+            (Play::HelpSelf | Play::HelpReflex, true) => Stipulation { half: false, ..self },
             _ => self,
         }
     }

@@ -48,6 +48,9 @@ enum Finish {
     /// `reci-h`: the side to move can reach this goal in one, and can also play a move after
     /// which the other side reaches the help goal in one.
     Reci(Goal),
+    /// `hr#`: the side to move can reach the goal in one, and so must; on the way, a side
+    /// that can reach it in one must too ([`Helper::early_end`]).
+    Reflex,
 }
 
 impl Finish {
@@ -58,6 +61,7 @@ impl Finish {
             Finish::Forced => 1,
             // Reciprocal play takes the goals of the position only (codes 0 to 3): below 16.
             Finish::Reci(g) => 2 + g.code(),
+            Finish::Reflex => 6,
         }
     }
 }
@@ -99,6 +103,14 @@ fn goal_in_one<G: Game>(q: &G, goal: Goal) -> bool {
     v.iter().any(|&m| q.play(m).goal_reached(goal))
 }
 
+/// The moves with which the side to move in `q` reaches `goal` at once ([`goal_moves`]).
+fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
+    let mut v = Vec::new();
+    goal_moves(q, goal, &mut v);
+    v.retain(|&m| q.play(m).goal_reached_by(q, m, goal));
+    v
+}
+
 /// Whether the side to move in `q` is forced to reach `goal` with its next move: it has a
 /// move, and every move reaches it (the self-checking moves that reach `##`, `##!` or `!#`
 /// are moves here: [`goal_moves`]).
@@ -123,6 +135,7 @@ impl<G: Game> Helper<'_, G> {
         match self.finish {
             Finish::Goal => false,
             Finish::Forced => forced(q, self.goal),
+            Finish::Reflex => !goal_moves_in_one(q, self.goal).is_empty(),
             Finish::Reci(own) => {
                 let mut v = Vec::new();
                 q.moves(&mut v);
@@ -137,6 +150,15 @@ impl<G: Game> Helper<'_, G> {
     /// the other side forced to reach it at once); `Some(false)`: a dead end (in `hs` play,
     /// the side to be forced reached it of its own accord); `None`: the line goes on.
     fn early_end(&self, p: &G, m: G::Move, q: &G, k: u32) -> Option<bool> {
+        if self.finish == Finish::Reflex && k > 1 {
+            // Help-reflex play: whoever can reach the goal in one at `q` must. Black (the side
+            // to move at the end: k - 1 even) thereby ends a short solution (none under
+            // `exact-`); White spoils the line.
+            if goal_moves_in_one(q, self.goal).is_empty() {
+                return None;
+            }
+            return Some((k - 1).is_multiple_of(2) && !self.exact);
+        }
         if !self.early || k <= 1 {
             return None;
         }
@@ -147,8 +169,9 @@ impl<G: Game> Helper<'_, G> {
             // Under `exact-` a line with a forced goal on the way plays on to its full length.
             Finish::Forced if self.exact => None,
             Finish::Forced => forced(q, self.goal).then_some(true),
-            // Reciprocal play takes the goals of the position only.
-            Finish::Reci(_) => None,
+            // Reciprocal play takes the goals of the position only; help-reflex play is judged
+            // above.
+            Finish::Reci(_) | Finish::Reflex => None,
         }
     }
 
@@ -311,6 +334,13 @@ impl<G: Game> Helper<'_, G> {
                 l.push(line_move(self.ctx, last, b));
                 out.push(l);
             }
+        } else if self.finish == Finish::Reflex {
+            // The goal moves, which the side to move must play.
+            for d in goal_moves_in_one(last, self.goal) {
+                let mut l = line.clone();
+                l.push(last_line_move(self.ctx, last, d));
+                out.push(l);
+            }
         } else if self.finish == Finish::Forced {
             // The forced last move(s) complete the line.
             let mut v = Vec::new();
@@ -331,6 +361,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     let finish = match (stip.play, stip.reci) {
         (_, Some(own)) => Finish::Reci(own),
         (Play::HelpSelf, None) => Finish::Forced,
+        (Play::HelpReflex, None) => Finish::Reflex,
         _ => Finish::Goal,
     };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
@@ -353,6 +384,15 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         // `reci-h#1`: the diagram itself is where the two endings are tested.
         let mut out = Vec::new();
         if finish != Finish::Goal && h.finished_at(pos) {
+            h.emit(&[], pos, &mut out);
+        }
+        return out;
+    }
+    if finish == Finish::Reflex && !goal_moves_in_one(pos, stip.goal).is_empty() {
+        // A side that can reach the goal in one at once must: Black (to move at the end,
+        // `plies` even) with its goal moves, a short solution; White spoils the play.
+        let mut out = Vec::new();
+        if plies.is_multiple_of(2) && !stip.exact {
             h.emit(&[], pos, &mut out);
         }
         return out;

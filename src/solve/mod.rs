@@ -343,7 +343,7 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
         return ph;
     }
     match stip.play {
-        Play::Help | Play::HelpSelf => {
+        Play::Help | Play::HelpSelf | Play::HelpReflex => {
             let plies = stip_plies(stip);
             let (lines, short) = help_with_short(ctx, pos, stip, plies, opts);
             (ph.lines, ph.short) = keep(lines, short, opts);
@@ -384,9 +384,10 @@ fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     if stip.exact || stip.reci.is_some() {
         return (help::help(ctx, pos, stip, plies, opts), 0);
     }
-    if stip.goal.ends_help_play() {
-        // The goals of the move (and check) end a line where they are reached: the full search finds the
-        // shorter lines itself. Short ones first, shortest first.
+    if stip.goal.ends_help_play() || stip.play == Play::HelpReflex {
+        // The goals of the move (and check) end a line where they are reached, and in
+        // help-reflex play where Black can reach the goal: the full search finds the shorter
+        // lines itself. Short ones first, shortest first.
         let mut lines = help::help(ctx, pos, stip, plies, opts);
         lines.sort_by_key(|l| l.len());
         let short = lines.iter().take_while(|l| (l.len() as u32) < plies).count();
@@ -432,7 +433,7 @@ fn stip_plies(stip: &Stipulation) -> u32 {
         return (2 * stip.moves).saturating_sub(2);
     }
     match stip.play {
-        Play::HelpSelf => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
+        Play::HelpSelf | Play::HelpReflex => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
         _ => stip.help_plies(),
     }
 }

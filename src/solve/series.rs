@@ -251,9 +251,10 @@ pub(super) fn series_end(stip: &Stipulation) -> SeriesEnd {
     match stip.play {
         Play::Direct => SeriesEnd::Direct,
         Play::Help => SeriesEnd::Help,
+        // Help-reflex series play is refused by the stipulation reader.
         Play::SelfPlay | Play::HelpSelf => SeriesEnd::SelfPlay,
         // Semi-reflex series play is refused by the stipulation reader.
-        Play::Reflex | Play::SemiReflex => SeriesEnd::Reflex,
+        Play::Reflex | Play::SemiReflex | Play::HelpReflex => SeriesEnd::Reflex,
     }
 }
 
