@@ -62,6 +62,15 @@ pub struct Stipulation {
     /// last move, besides the help play in which White reaches [`Stipulation::goal`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reci: Option<Goal>,
+    /// Intro moves (`N->ser-#n`, series play only): before the series, the other side makes
+    /// this many moves in a row (none of them giving check), numbered on their own
+    /// (`1.b6-b7   1.a7-a5   2.a5-a4 …`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub intro: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Stipulation {
@@ -73,7 +82,7 @@ impl Stipulation {
     /// assert_eq!(Stipulation::new(false, Play::Help, Goal::Mate, 2, true).to_string(), "h#2.5");
     /// ```
     pub fn new(series: bool, play: Play, goal: Goal, moves: u32, half: bool) -> Stipulation {
-        Stipulation { series, play, goal, moves, half, parry: None, exact: false, reci: None }
+        Stipulation { series, play, goal, moves, half, parry: None, exact: false, reci: None, intro: 0 }
     }
 
     /// Number of half-moves of a help line: `2n` for `h#n`, `2n+1` for `h#n.5`.
@@ -90,6 +99,9 @@ impl Stipulation {
 
 impl fmt::Display for Stipulation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.intro > 0 {
+            write!(f, "{}->", self.intro)?;
+        }
         if self.exact {
             f.write_str("exact-")?;
         }
@@ -232,7 +244,7 @@ fn parse_length<'a>(text: &str, rest: &'a str) -> Result<(u32, bool, &'a str), S
 }
 
 impl Stipulation {
-    /// Parses Popeye's stipulation grammar `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL
+    /// Parses Popeye's stipulation grammar `[N->][exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs|hr]GOAL
     /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00`, `##`,
     /// `##!`, `!#` or `z` with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
     /// Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
@@ -258,6 +270,18 @@ impl Stipulation {
         let shown = text.trim();
         let lower = compact.to_lowercase();
         let mut rest = lower.as_str();
+        // Intro moves: `N->`.
+        let mut intro = 0;
+        let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0
+            && let Some(r) = rest[digits..].strip_prefix("->")
+        {
+            intro = match rest[..digits].parse() {
+                Ok(n) if (1..=MAX_MOVES).contains(&n) => n,
+                _ => return Err(malformed(shown, format!("{} intro moves is not a number of moves (1 to {MAX_MOVES})", &rest[..digits]))),
+            };
+            rest = r;
+        }
 
         // Proof games and a=>b.
         for (pfx, name) in [("dia", "proof games"), ("pg", "proof games"), ("a=>b", "a=>b proof games")] {
@@ -403,11 +427,15 @@ impl Stipulation {
         if reci.is_some() && goal.by_move() {
             return unsupported("reciprocal play with a goal of the move");
         }
-        Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci })
+        if intro > 0 && !series {
+            return unsupported("intro moves before anything but series play");
+        }
+        Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci, intro })
     }
 
     /// The side that makes the first move: White in `#n`, `s#n`, `r#n`, `hs#n` and the series
-    /// forms except `ser-h`; Black in `h#n` and `ser-h#n` (and `hs#n.5`); White in `h#n.5`.
+    /// forms except `ser-h`; Black in `h#n` and `ser-h#n` (and `hs#n.5`); White in `h#n.5`;
+    /// the other side of the series with intro moves (`1->ser-h#3`: White).
     /// `white_to_play` (Popeye's `WhiteToPlay`) makes White begin in help play.
     pub fn first_mover(&self, white_to_play: bool) -> crate::piece::Color {
         use crate::piece::Color;
@@ -419,6 +447,8 @@ impl Stipulation {
             (false, _) => false,
         };
         let help = matches!(self.play, Play::Help | Play::HelpSelf | Play::HelpReflex) && !self.series;
+        // Intro moves are the other side's, before the series.
+        let black = black != (self.intro > 0);
         if black && !(white_to_play && help) { Color::Black } else { Color::White }
     }
 }

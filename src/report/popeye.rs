@@ -241,7 +241,8 @@ fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
 
 /// A series line: the series moves numbered, the other side's closing move after the last
 /// (`has_reply`), and in parry series its parries after the checks they answer, unnumbered
-/// (`1.Rh4*h7 + Qg8*h7   2.Qh3*h7 #`).
+/// (`1.Rh4*h7 + Qg8*h7   2.Qh3*h7 #`); intro moves numbered on their own before the series
+/// (`1.b6-b7   1.a7-a5   2.a5-a4`).
 ///
 /// ```
 /// use feerie::piece::Lang;
@@ -255,6 +256,10 @@ pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     let n = if has_reply { line.len().saturating_sub(1) } else { line.len() };
     let mut number = 0;
     for (i, m) in line.iter().enumerate() {
+        if i > 0 && line[i - 1].intro && !m.intro {
+            // The series after intro moves is numbered from 1 again.
+            number = 0;
+        }
         if i < n && !m.parry {
             number += 1;
             help_number(&mut s, number, ".");

@@ -310,10 +310,62 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     lines
 }
 
-/// The number of series moves of a line of `stip` (the other side's closing move left out).
+/// The number of series moves of a line of `stip` (the other side's closing move and the
+/// intro moves left out).
 pub(crate) fn series_moves(stip: &Stipulation, line: &Line) -> u32 {
     let reply = series_end(stip) != SeriesEnd::Direct;
-    line.len().saturating_sub(reply as usize) as u32
+    let intro = line.iter().filter(|m| m.intro).count();
+    line.len().saturating_sub(reply as usize + intro) as u32
+}
+
+/// Series play after `intro` intro moves (`N->ser-…`): the side to move in `pos` makes that
+/// many moves in a row, none of them giving check (the series side passing in between), and
+/// `series` (the lines of the series from a position, series side to move) is solved from
+/// each position they lead to, once per position. Each line of it follows the intro moves
+/// that led there; shorter series first, then in move order.
+pub(crate) fn with_intro<G: Game>(ctx: &Ctx, pos: &G, intro: u32, series: &dyn Fn(&G) -> Vec<Line>) -> Vec<Line> {
+    /// What the walk has learnt: the series' lines after the intro (per position), and the
+    /// positions with intro moves left from which no line follows (per position and moves
+    /// left), so that transposed intros are searched once.
+    struct Memo {
+        lines: std::collections::HashMap<u64, Vec<Line>>,
+        dead: std::collections::HashSet<(u64, u32)>,
+    }
+    fn walk<G: Game>(ctx: &Ctx, p: &G, left: u32, prefix: &mut Line, memo: &mut Memo, series: &dyn Fn(&G) -> Vec<Line>, out: &mut Vec<Line>) -> bool {
+        if memo.dead.contains(&(p.key(), left)) {
+            return false;
+        }
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        let mut found = false;
+        for &m in &moves {
+            if ctx.tick() {
+                return found;
+            }
+            let q = p.play(m);
+            if q.in_check() {
+                continue;
+            }
+            prefix.push(line_move(ctx, p, m).as_intro());
+            if left > 1 {
+                found |= walk(ctx, &q.pass(), left - 1, prefix, memo, series, out);
+            } else {
+                let lines = memo.lines.entry(q.key()).or_insert_with(|| series(&q));
+                found |= !lines.is_empty();
+                out.extend(lines.iter().map(|l| prefix.iter().cloned().chain(l.iter().cloned()).collect()));
+            }
+            prefix.pop();
+        }
+        if !found && !ctx.is_stopped() {
+            memo.dead.insert((p.key(), left));
+        }
+        found
+    }
+    let mut out = Vec::new();
+    let mut memo = Memo { lines: std::collections::HashMap::new(), dead: std::collections::HashSet::new() };
+    walk(ctx, pos, intro, &mut Vec::new(), &mut memo, series, &mut out);
+    out.sort_by_key(|l| l.len());
+    out
 }
 
 /// Set play of a series problem: the other side's closing move(s) at once.
