@@ -135,6 +135,7 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         stop_on_short: o.stop_on_short,
         post_key: o.post_key_play,
         null_moves: o.null_moves,
+        goal_is_end: o.goal_is_end,
         ..base.clone()
     }
 }

@@ -49,6 +49,10 @@ pub struct Options {
     pub no_bk: bool,
     /// `NullMoves`: in help play a side may pass (a null move).
     pub null_moves: bool,
+    /// `GoalIsEnd`: play ends where the wrong side reaches a goal of the move (`c81`, `x`, …):
+    /// [`crate::solve::SolveOptions::goal_is_end`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub goal_is_end: bool,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -83,6 +87,7 @@ impl Default for Options {
             no_wk: false,
             no_bk: false,
             null_moves: false,
+            goal_is_end: false,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -113,6 +118,7 @@ impl Options {
         flag(self.no_wk, "NoWk");
         flag(self.no_bk, "NoBk");
         flag(self.null_moves, "NullMoves");
+        flag(self.goal_is_end, "GoalIsEnd");
         if self.defence != 1 {
             v.push(format!("Defence {}", self.defence));
         }
@@ -182,7 +188,6 @@ pub struct OptionFault {
 /// Popeye options that feerie does not support yet (they change what is solved).
 pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
     "Quodlibet",
-    "GoalIsEnd",
     "KeepMatingPiece",
     "MaxFlightsquares",
     "NonTrivial",
@@ -707,6 +712,7 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 "postkeyplay" => o.post_key_play = true,
                 "stoponshortsolutions" => o.stop_on_short = true,
                 "nullmoves" | "nullmove" => o.null_moves = true,
+                "goalisend" => o.goal_is_end = true,
                 "hole" | "holes" | "trou" | "loch" => {
                     let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
                     for s in &sqs {

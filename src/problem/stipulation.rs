@@ -166,7 +166,6 @@ pub const MAX_MOVES: u32 = 999;
 const OTHER_GOALS: &[(&str, &str)] = &[
     ("<>r", "exchange by rebirth"),
     ("<>", "exchange"),
-    ("c81", "Chess81 goal"),
     ("ctr", "circuit by rebirth"),
     ("ct", "circuit"),
     ("k", "kiss"),
@@ -189,6 +188,7 @@ const GOALS: &[(&str, Goal)] = &[
     ("x", Goal::Capture),
     ("ep", Goal::EnPassant),
     ("00", Goal::Castling),
+    ("c81", Goal::Chess81),
 ];
 
 /// A prefix of the play: `exact-`, `ser-`, `pser-`, `phser-`, `reci-`, `semi-`.

@@ -61,6 +61,9 @@ pub enum Goal {
     /// `!#` (auto-mate): after the last move, the side that made it is mated (in check,
     /// without a legal move if it were to move); the move may leave its own king in check.
     AutoMate,
+    /// `c81` (Chess81): the moving piece arrives on the other side's first rank (White's on
+    /// the 8th, Black's on the 1st), by a plain move, a capture or a promotion.
+    Chess81,
 }
 
 impl Goal {
@@ -97,6 +100,7 @@ impl Goal {
             Goal::DoubleMate => 11,
             Goal::CounterMate => 12,
             Goal::AutoMate => 13,
+            Goal::Chess81 => 14,
             Goal::Target(s) => 16 + s.0 as u64,
         }
     }
@@ -115,6 +119,7 @@ impl Goal {
             Goal::DoubleMate => "##",
             Goal::CounterMate => "##!",
             Goal::AutoMate => "!#",
+            Goal::Chess81 => "c81",
             _ => "",
         }
     }
@@ -153,6 +158,7 @@ impl std::fmt::Display for Goal {
             Goal::DoubleMate => "##",
             Goal::CounterMate => "##!",
             Goal::AutoMate => "!#",
+            Goal::Chess81 => "c81",
             Goal::Target(s) => return write!(f, "z{}", crate::position::sq_name(*s)),
         })
     }
@@ -246,7 +252,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
             Goal::DoubleMate => before.has_move() && mated_after_self_check(self) && mover_mated(self),
             Goal::CounterMate => before.goal_reached(Goal::Mate) && mated_after_self_check(self) && mover_mated(self),
             Goal::AutoMate => mover_mated(self),
-            Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) => before.move_reaches(m, self, goal),
+            Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) | Goal::Chess81 => {
+                before.move_reaches(m, self, goal)
+            }
         }
     }
     /// Appends to `out` (cleared first) the moves that would be legal but for leaving the
@@ -433,6 +441,7 @@ impl Game for crate::position::Position {
             Goal::Castling => matches!(m, Move::Castle { .. }),
             // A piece of the mover stands there after the move, and stood not before.
             Goal::Target(s) => after.piece_at(s).is_some_and(|p| p.color == self.side_to_move()) && self.piece_at(s) != after.piece_at(s),
+            Goal::Chess81 => m.to().is_some_and(|s| s.0 / 8 == if self.side_to_move() == Color::White { 7 } else { 0 }),
             _ => false,
         }
     }

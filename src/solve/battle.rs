@@ -13,7 +13,7 @@
 
 use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
-use super::{Ctx, SolveOptions, add_self_check_goal_moves, end_mark, move_mark};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, end_mark, move_mark};
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
@@ -69,9 +69,13 @@ impl<M: Copy> Killers<M> {
 /// With them, the side whose moves may leave its own king in check where they reach the goal
 /// (`##`, `##!`, `!#`: the attacker in direct play, the defender in self and reflex play),
 /// the same for every searcher of one solve.
+///
+/// And under `GoalIsEnd` in self and reflex play, the attacker, whose moves that reach the
+/// goal end play and so are no moves of its.
 struct KillerHome<M> {
     killers: std::sync::Mutex<Option<Killers<M>>>,
     goal_side: Option<crate::piece::Color>,
+    wrong_side: Option<crate::piece::Color>,
 }
 
 struct Searcher<'a, G: Game> {
@@ -121,6 +125,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         p.moves(&mut v);
         if self.home.goal_side == Some(p.to_move()) {
             add_self_check_goal_moves(p, self.goal, &mut v);
+        }
+        if self.home.wrong_side == Some(p.to_move()) {
+            drop_wrong_side_goal_moves(self.ctx, p, &mut v);
         }
         v
     }
@@ -412,6 +419,8 @@ impl<'a, G: Game> Searcher<'a, G> {
     #[inline]
     fn answered_pos(&mut self, q: &G, d: G::Move, r: &G, n: u32) -> bool {
         match self.mode {
+            // `GoalIsEnd`: a defence that reaches the goal ends play: it refutes.
+            Mode::Direct if self.ctx.goal_is_end && self.goal(q, d, r) => false,
             Mode::Direct => self.att(r, n),
             Mode::SelfPlay if self.ctx.exact => {
                 if n <= 1 {
@@ -723,6 +732,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), self.node_mark(q, d, &r, false), Role::Defence);
         match self.mode {
             Mode::Direct => {
+                if self.ctx.goal_is_end && self.goal(q, d, &r) {
+                    return None; // `GoalIsEnd`: the defender ends play, a refutation
+                }
                 let (len, cont) = self.att_nodes(&r, b, opts);
                 if len == 0 || self.no_defence(&r, len, threat) {
                     return None; // a refutation (not part of a key's tree), or no defence
@@ -849,7 +861,8 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     // The side that reaches the goal: the attacker in direct play, else the defender.
     let attacker = if opts.post_key { pos.to_move().opponent() } else { pos.to_move() };
     let goal_side = ctx.goal.allows_self_check().then(|| if mode == Mode::Direct { attacker } else { attacker.opponent() });
-    let home: KillerHome<G::Move> = KillerHome { killers: std::sync::Mutex::new(None), goal_side };
+    let wrong_side = (ctx.goal_is_end && mode != Mode::Direct).then_some(attacker);
+    let home: KillerHome<G::Move> = KillerHome { killers: std::sync::Mutex::new(None), goal_side, wrong_side };
     if opts.post_key {
         // The diagram is the position after the key: the defender moves.
         let mut s = Searcher::<G>::new(ctx, mode, &home);
@@ -870,6 +883,9 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     pos.moves(&mut first);
     if goal_side == Some(pos.to_move()) {
         add_self_check_goal_moves(pos, ctx.goal, &mut first);
+    }
+    if wrong_side == Some(pos.to_move()) {
+        drop_wrong_side_goal_moves(ctx, pos, &mut first);
     }
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);

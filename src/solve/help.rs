@@ -16,7 +16,7 @@
 use super::gate::Gate;
 use super::parallel::par_map;
 use super::tree::{Line, LineMove, NULL_MOVE};
-use super::{Ctx, SolveOptions, add_self_check_goal_moves, goal_moves, last_line_move, line_move};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, goal_moves, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -234,6 +234,9 @@ impl<G: Game> Helper<'_, G> {
             // The side that reaches the goal: its self-checking moves that reach `##`, `##!`
             // or `!#`.
             add_self_check_goal_moves(p, self.goal, &mut moves);
+        } else if self.finish == Finish::Goal {
+            // `GoalIsEnd`: the other side may not reach it on the way.
+            drop_wrong_side_goal_moves(self.ctx, p, &mut moves);
         }
         let mut found = false;
         let probe = k >= 2 && self.ctx.tt.enabled();
@@ -402,6 +405,8 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     pos.moves(&mut first);
     if plies % 2 == 1 && finish == Finish::Goal {
         add_self_check_goal_moves(pos, stip.goal, &mut first);
+    } else if finish == Finish::Goal {
+        drop_wrong_side_goal_moves(ctx, pos, &mut first);
     }
     let threads = rayon::current_num_threads();
     // A null move (`None`) where `NullMoves` allows one.
@@ -429,6 +434,8 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             q.moves(&mut second);
             if (plies - 1) % 2 == 1 && finish == Finish::Goal {
                 add_self_check_goal_moves(&q, stip.goal, &mut second);
+            } else if finish == Finish::Goal {
+                drop_wrong_side_goal_moves(ctx, &q, &mut second);
             }
             for &m2 in &second {
                 deeper.push(vec![m, Some(m2)]);

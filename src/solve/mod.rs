@@ -95,6 +95,10 @@ pub struct SolveOptions {
     /// `NullMoves`: in help play a side not in check may pass (not at the last half-move,
     /// nor twice in a row); the pass is written [`tree::NULL_MOVE`].
     pub null_moves: bool,
+    /// Popeye's `GoalIsEnd`, for the goals of the move: play ends where the side that is not
+    /// to reach the goal reaches it (a defender's such move refutes; an attacker's, or a help
+    /// or series move of that side, leads nowhere).
+    pub goal_is_end: bool,
 }
 
 impl Default for SolveOptions {
@@ -119,6 +123,7 @@ impl Default for SolveOptions {
             post_key: false,
             notation: Notation::Native,
             null_moves: false,
+            goal_is_end: false,
         }
     }
 }
@@ -188,6 +193,8 @@ pub(crate) struct Ctx {
     pub(crate) checks_only: bool,
     /// `exact-`: play of the full length only.
     pub(crate) exact: bool,
+    /// `GoalIsEnd` ([`SolveOptions::goal_is_end`]), for a goal of the move.
+    pub(crate) goal_is_end: bool,
 }
 
 thread_local! {
@@ -271,6 +278,15 @@ pub(crate) fn add_self_check_goal_moves<G: Game>(p: &G, goal: Goal, moves: &mut 
     moves.extend(extra.into_iter().filter(|&m| p.play(m).goal_reached_by(p, m, goal)));
 }
 
+/// Under `GoalIsEnd` ([`SolveOptions::goal_is_end`]), removes from `moves` (moves of the
+/// side that is not to reach the goal, in `p`) those that reach it: play would end there,
+/// the goal reached by the wrong side. Nothing otherwise.
+pub(crate) fn drop_wrong_side_goal_moves<G: Game>(ctx: &Ctx, p: &G, moves: &mut Vec<G::Move>) {
+    if ctx.goal_is_end {
+        moves.retain(|&m| !p.play(m).goal_reached_by(p, m, ctx.goal));
+    }
+}
+
 /// A move as text with its mark.
 pub(crate) fn line_move<G: Game>(ctx: &Ctx, pos: &G, m: G::Move) -> LineMove {
     LineMove::new(pos.move_text_in(m, Lang::En, ctx.notation), move_mark(ctx, &pos.play(m)))
@@ -304,6 +320,7 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         notation: opts.notation,
         checks_only: pos.needs_check(stip.goal),
         exact: stip.exact,
+        goal_is_end: opts.goal_is_end && stip.goal.by_move(),
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {

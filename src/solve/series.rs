@@ -9,7 +9,7 @@ use super::gate::Gate;
 use super::help::{forced, salt};
 use super::parallel::par_map;
 use super::tree::{Line, LineMove};
-use super::{Ctx, SolveOptions, add_self_check_goal_moves, goal_moves, last_line_move, line_move};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, goal_moves, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -186,6 +186,9 @@ impl<G: Game> Series<'_, G> {
         if self.end == SeriesEnd::Direct {
             // `ser-##`, `ser-!#`: the series' last move may leave its own king in check.
             add_self_check_goal_moves(p, self.goal, &mut moves);
+        } else {
+            // `GoalIsEnd`: the series side of `ser-h`, `ser-s`, `ser-r` may not reach the goal.
+            drop_wrong_side_goal_moves(self.ctx, p, &mut moves);
         }
         // Reflex: a series side that can reach the goal itself must (and so fails).
         if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached_by(p, m, self.goal)) {
@@ -266,6 +269,8 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     pos.moves(&mut first);
     if s.end == SeriesEnd::Direct {
         add_self_check_goal_moves(pos, stip.goal, &mut first);
+    } else {
+        drop_wrong_side_goal_moves(ctx, pos, &mut first);
     }
     if k == 0 {
         return Vec::new();

@@ -1087,6 +1087,7 @@ impl Game for FairyPosition {
                     && self.piece_at(m.from).is_some_and(|p| p.is_pawn())
             }
             Goal::Castling => m.rook.is_some(),
+            Goal::Chess81 => m.to.0 / 8 == if self.side == Color::White { 7 } else { 0 },
             // A piece of the mover (or a neutral one) stands there after the move, and did
             // not before.
             Goal::Target(s) => {
