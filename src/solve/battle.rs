@@ -494,6 +494,8 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn answered_split(&mut self, q: &G, d: G::Move, n: u32, lvl: u32) -> bool {
         let r = q.play(d);
         match self.mode {
+            // `GoalIsEnd`: a defence that reaches the goal ends play: it refutes.
+            Mode::Direct if self.ctx.goal_is_end && self.goal(q, d, &r) => false,
             Mode::Direct => self.att_split(&r, n, lvl - 1),
             Mode::SelfPlay if self.ctx.exact => {
                 if n <= 1 {
