@@ -2,7 +2,8 @@
 //! goals of the move (`goals.inp`, `goals-de.inp`: `~`, `x`, `ep`, `00`, `z`, `#=` in direct,
 //! help, self, help-self and series play) and the stipulation forms (`stipforms.inp`: parry
 //! series, reciprocal, exact, semi-reflex, null moves, with the output Popeye 4.104 wrote for
-//! it; `stipgoals.inp`, the forms with goals of the move, with Popeye 4.104's output), from
+//! it; `stipgoals.inp`, the forms with goals of the move, with Popeye 4.104's output;
+//! `goals2.inp`, `goals2-de.inp`: `##`, `##!`, `!#`, `c81` with `GoalIsEnd`, `hr#`, `N->ser-`), from
 //! Popeye's own examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
 //! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output
@@ -63,9 +64,11 @@ fn orthodox_problems_come_out_as_popeye_recorded_them() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // 68 problems of Popeye's suite (the goals and short solutions included), 35 of the
-    // stipulation forms (`stipforms.inp`) and 6 of the forms with goals of the move
-    // (`stipgoals.inp`: exact-hx2, exact-ser-x2, semi-rx2, exact-s+2, hx2 with NullMoves).
-    assert!(problems >= 109, "only {problems} problems");
+    // stipulation forms (`stipforms.inp`), 6 of the forms with goals of the move
+    // (`stipgoals.inp`: exact-hx2, exact-ser-x2, semi-rx2, exact-s+2, hx2 with NullMoves),
+    // and 37 with the goals ##, ##!, !#, c81 (GoalIsEnd), help-reflex play and intro moves
+    // (`goals2.inp`, `goals2-de.inp`).
+    assert!(problems >= 146, "only {problems} problems");
 }
 
 /// The section parser on an output with several problems, twins, duplex and counters.

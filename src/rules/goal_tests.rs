@@ -223,3 +223,66 @@ fn a_neutral_king_double_mates_both_sides() {
     assert!(p.play(m).goal_reached_by(&p, m, Goal::DoubleMate));
     assert_eq!(keys(&p, "##1"), ["nKa5*a4 ##"]);
 }
+
+/// The lines of `stip`, with `GoalIsEnd` when `goal_is_end`, each as `move mark` words.
+fn keys_with(pos: &Position, stip: &str, goal_is_end: bool) -> Vec<String> {
+    let s = Stipulation::parse(stip).expect(stip);
+    let r = solve(pos, &s, &SolveOptions { goal_is_end, ..opts() });
+    r.phases[0].keys.iter().map(|k| format!("{} {}", k.mv, k.mark).trim_end().to_string()).collect()
+}
+
+#[test]
+fn chess81_is_a_piece_arriving_on_the_other_sides_first_rank() {
+    // Popeye 4.104, `c811`: the rook to b8, the king to the 8th rank; not to the 1st.
+    assert_eq!(keys(&pos("3K4/8/8/7k/8/8/1R6/r7 w - - 0 1"), "c811"), ["Rb2-b8 c81", "Kd7-c8 c81", "Kd7-d8 c81", "Kd7-e8 c81"]);
+    // Black's goal is the 1st rank, a promotion included.
+    let p = pos("7k/8/8/8/8/8/p7/7K b - - 0 1");
+    let m = p.parse_move("a2-a1=Q").unwrap();
+    assert!(p.play(m).goal_reached_by(&p, m, Goal::Chess81));
+    assert_eq!(Stipulation::parse("hc815").unwrap().goal, Goal::Chess81);
+}
+
+#[test]
+fn goal_is_end_lets_a_defence_reaching_the_goal_refute() {
+    // Popeye's BEISPIEL/chess81.inp #2 (Keym, feenschach 2011), `c813` with GoalIsEnd: only
+    // 1.0-0; without the option (Popeye 4.104) 1.Ke1-e2 works too, since the black king's
+    // walk to the 1st rank then no longer ends play.
+    let p = pos("8/8/8/8/7b/6k1/8/4K2R w K - 0 1");
+    assert_eq!(keys_with(&p, "c813", true), ["0-0"]);
+    assert_eq!(keys_with(&p, "c813", false), ["0-0", "Ke1-e2"]);
+}
+
+#[test]
+fn help_reflex_play_ends_where_a_side_can_reach_the_goal() {
+    // Popeye's TESTS/help_play.inp #9, `hr#2`: Black mates at its first chance.
+    assert_eq!(lines(&pos("8/8/7p/8/8/kp3P2/p7/K7 w - - 0 1"), "hr#2"), ["f3-f4 b3-b2 #"]);
+    // #8, `hr#1.5`: Black begins and can mate at once, so must.
+    assert_eq!(lines(&pos("8/8/7p/8/8/kp5P/p7/K7 b - - 0 1"), "hr#1.5"), ["b3-b2 #"]);
+    // #7, `exact-hr#2`: not the short 1.Qb2+ c3*b2#, which hr#2 has.
+    let p = pos("8/8/8/1Q6/8/k1p5/8/KB6 w - - 0 1");
+    assert_eq!(lines(&p, "exact-hr#2"), ["Qb5-e2 Ka3-b3 Qe2-b2 + c3*b2 #"]);
+    assert!(lines(&p, "hr#2").contains(&"Qb5-b2 + c3*b2 #".to_string()));
+    // #11, `hr#1`: White can mate, so must: no solution.
+    assert!(lines(&pos("1k6/8/K4Q2/7r/6r1/8/8/8 w - - 0 1"), "hr#1").is_empty());
+    let s = Stipulation::parse("HR#2.5").unwrap();
+    assert_eq!((s.to_string(), s.first_mover(false)), ("hr#2.5".to_string(), crate::piece::Color::Black));
+}
+
+#[test]
+fn intro_moves_come_before_the_series_numbered_on_their_own() {
+    // Popeye's REGRESSIONS/4_85_to_4_87.inp #10 (Enemark), `1->ser-h#3`: White's intro move,
+    // then Black's series, then White's mate.
+    let s = Stipulation::parse("1->ser-H#3").unwrap();
+    assert_eq!((s.to_string(), s.intro, s.first_mover(false)), ("1->ser-h#3".to_string(), 1, crate::piece::Color::White));
+    let r = solve(&pos("8/8/8/1N6/8/1r1n4/2K5/k7 w - - 0 1"), &s, &opts());
+    let shown: Vec<String> = r.phases[0].lines.iter().map(|l| crate::report::popeye::series_line(l, true, crate::piece::Lang::En)).collect();
+    assert_eq!(
+        shown,
+        [
+            "  1.Sb5-d4   1.Sd3-c1   2.Sc1-a2 Sd4*b3 #",
+            "  1.Sb5-d4   1.Rb3-a3   2.Sd3-b2   3.Ra3-a2 Sd4-b3 #",
+            "  1.Sb5-d4   1.Sd3-b2   2.Rb3-a3   3.Ra3-a2 Sd4-b3 #",
+        ]
+    );
+    assert!(matches!(Stipulation::parse("2->h#3"), Err(StipulationError::Unsupported(_))));
+}
