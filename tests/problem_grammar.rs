@@ -48,6 +48,12 @@ fn stipulations_that_parse() {
         ("~1", false, Direct, AnyMove, 1, false, "~1"),
         ("SER-%4", true, Direct, WinPiece, 4, false, "ser-%4"),
         ("HZg74", false, Help, Target(feerie::geometry::Square(54)), 4, false, "hzg74"),
+        // Double mate, counter-mate, auto-mate, Chess81; help-reflex play.
+        ("h##2", false, Help, DoubleMate, 2, false, "h##2"),
+        ("ser-h##!2", true, Help, CounterMate, 2, false, "ser-h##!2"),
+        ("ser-!#11", true, Direct, AutoMate, 11, false, "ser-!#11"),
+        ("sc815", false, SelfPlay, Chess81, 5, false, "sc815"),
+        ("HR#2.5", false, HelpReflex, Mate, 2, true, "hr#2.5"),
     ];
     for &(text, series, play, goal, moves, half, shown) in table {
         let s = Stipulation::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -117,8 +123,10 @@ fn stipulations_that_do_not() {
         ("exact-exact-h#2", 'M', "written twice"),
         ("reci-hx2", 'U', "reciprocal play with a goal of the move ('reci-hx2')"),
         ("pser-~3", 'U', "parry series with a goal of the move"),
-        ("h##2", 'U', "double mate"),
-        ("##!1", 'U', "counter-mate"),
+        ("hk3", 'U', "kiss"),
+        ("ser-hr#2", 'U', "help-reflex series"),
+        ("2->h#3", 'U', "intro moves before anything but series play"),
+        ("0->ser-#2", 'M', "intro moves"),
         ("h<>3", 'U', "exchange"),
         ("ser-ct10", 'U', "circuit"),
         ("hz3", 'M', "needs a square"),
@@ -217,7 +225,7 @@ fn each_option_and_condition() {
     // Known Popeye keywords we do not support: unsupported, with the reason.
     for (v, reason) in [
         (&["Quodlibet"][..], "Popeye option 'Quodlibet' is not supported yet"),
-        (&["GoalIsEnd"][..], "GoalIsEnd"),
+        (&["KeepMatingPiece"][..], "KeepMatingPiece"),
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),
         (&["Circe Couscous"][..], "Circe Couscous"),

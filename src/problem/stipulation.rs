@@ -163,13 +163,8 @@ pub enum StipulationError {
 pub const MAX_MOVES: u32 = 999;
 
 /// Popeye goals that are well-formed but not supported yet, longest first, with a name.
-const OTHER_GOALS: &[(&str, &str)] = &[
-    ("<>r", "exchange by rebirth"),
-    ("<>", "exchange"),
-    ("ctr", "circuit by rebirth"),
-    ("ct", "circuit"),
-    ("k", "kiss"),
-];
+const OTHER_GOALS: &[(&str, &str)] =
+    &[("<>r", "exchange by rebirth"), ("<>", "exchange"), ("ctr", "circuit by rebirth"), ("ct", "circuit"), ("k", "kiss")];
 
 /// The goals feerie solves, longest first (so that `#=` is read before `#`, `==` before
 /// `=`); the target square `zxy` is read apart.

@@ -133,7 +133,9 @@ fn stipulations_with_the_new_goals_read_and_write_back() {
         assert_eq!(s.to_string(), text.to_lowercase());
     }
     assert_eq!(Stipulation::parse("HZg74").unwrap().moves, 4);
-    for (text, goal) in [("h##2", Goal::DoubleMate), ("##!1", Goal::CounterMate), ("ser-!#11", Goal::AutoMate), ("s##!1", Goal::CounterMate)] {
+    for (text, goal) in
+        [("h##2", Goal::DoubleMate), ("##!1", Goal::CounterMate), ("ser-!#11", Goal::AutoMate), ("s##!1", Goal::CounterMate)]
+    {
         let s = Stipulation::parse(text).expect(text);
         assert_eq!(s.goal, goal, "{text}");
         assert_eq!(s.to_string(), text);
@@ -279,7 +281,8 @@ fn intro_moves_come_before_the_series_numbered_on_their_own() {
     let s = Stipulation::parse("1->ser-H#3").unwrap();
     assert_eq!((s.to_string(), s.intro, s.first_mover(false)), ("1->ser-h#3".to_string(), 1, crate::piece::Color::White));
     let r = solve(&pos("8/8/8/1N6/8/1r1n4/2K5/k7 w - - 0 1"), &s, &opts());
-    let shown: Vec<String> = r.phases[0].lines.iter().map(|l| crate::report::popeye::series_line(l, true, crate::piece::Lang::En)).collect();
+    let shown: Vec<String> =
+        r.phases[0].lines.iter().map(|l| crate::report::popeye::series_line(l, true, crate::piece::Lang::En)).collect();
     assert_eq!(
         shown,
         [

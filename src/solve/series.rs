@@ -336,7 +336,15 @@ pub(crate) fn with_intro<G: Game>(ctx: &Ctx, pos: &G, intro: u32, series: &dyn F
         lines: std::collections::HashMap<u64, Vec<Line>>,
         dead: std::collections::HashSet<(u64, u32)>,
     }
-    fn walk<G: Game>(ctx: &Ctx, p: &G, left: u32, prefix: &mut Line, memo: &mut Memo, series: &dyn Fn(&G) -> Vec<Line>, out: &mut Vec<Line>) -> bool {
+    fn walk<G: Game>(
+        ctx: &Ctx,
+        p: &G,
+        left: u32,
+        prefix: &mut Line,
+        memo: &mut Memo,
+        series: &dyn Fn(&G) -> Vec<Line>,
+        out: &mut Vec<Line>,
+    ) -> bool {
         if memo.dead.contains(&(p.key(), left)) {
             return false;
         }
