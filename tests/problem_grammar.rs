@@ -112,9 +112,9 @@ fn stipulations_that_do_not() {
         ("dia4.5", 'U', "not supported yet: proof games ('dia4.5')"),
         ("pg 12", 'U', "proof games"),
         ("a=>b3", 'U', "proof games"),
-        ("ser-reci-h#2", 'U', "not supported yet: reciprocal series play ('ser-reci-h#2')"),
+        ("ser-reci-hx2", 'U', "reciprocal play with a goal of the move ('ser-reci-hx2')"),
         ("pser-hs#2", 'U', "parry series in help-self"),
-        ("pser-semi-r#2", 'U', "parry series in help-self and semi-reflex"),
+        ("pser-semi-r#2", 'U', "parry series in help-self, help-reflex and semi-reflex"),
         ("ser-semi-r#2", 'U', "semi-reflex series"),
         ("semi-h#2", 'M', "semi- goes only with reflex play"),
         ("reci-s#2", 'M', "reci- goes only with help play"),
@@ -335,7 +335,7 @@ fn each_twin_command() {
     assert_eq!(vs[1].stipulation.to_string(), "s#2");
     assert!(vs[2].options.reserve.white && !vs[2].options.reserve.black);
     // Unsupported twin commands make the problem unsupported.
-    for t in ["Stipulation ser-reci-h#2", "Condition Circe", "SStipulation zh#2"] {
+    for t in ["Stipulation h<>2", "Condition Circe", "SStipulation zh#2"] {
         match load_str(&format!("{BASE}twins: {{b: {t}}}\n"), "t.yaml").remove(0) {
             Loaded::Unsupported { reason, .. } => assert!(reason.starts_with("twin b:"), "{reason}"),
             other => panic!("{t}: {other:?}"),

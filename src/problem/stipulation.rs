@@ -243,7 +243,7 @@ impl Stipulation {
     /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00`, `##`,
     /// `##!`, `!#` or `z` with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
     /// Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
-    /// solve yet (`dia`, `pg`, `a=>b`, `ser-reci-h#2`, `pser-semi-r#2`, goals such as `<>`) give
+    /// solve yet (`dia`, `pg`, `a=>b`, `pser-semi-r#2`, goals such as `<>`) give
     /// [`StipulationError::Unsupported`].
     ///
     /// ```
@@ -415,9 +415,6 @@ impl Stipulation {
         let reci = has(Prefix::Reci).then_some(reci_goal.unwrap_or(goal));
         if reci.is_some() && (play != Play::Help || half) {
             return Err(malformed(shown, "reci- goes only with help play of whole moves (reci-h#n)"));
-        }
-        if reci.is_some() && series {
-            return unsupported("reciprocal series play");
         }
         if reci.is_some() && goal.by_move() {
             return unsupported("reciprocal play with a goal of the move");

@@ -324,7 +324,8 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
         let has_reply = stip.play != Play::Direct;
         for l in &ph.lines {
             out.push(if stip.series {
-                series_line(l, has_reply, lang)
+                // Reciprocal series: the ending of the series side's own goal has no reply.
+                series_line(l, has_reply && (stip.reci.is_none() || l.len() > stip.moves as usize), lang)
             } else if stip.reci.is_some() {
                 reci_help_line(l, lang)
             } else {

@@ -347,14 +347,24 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
     let mut ph = Phase::default();
     if stip.series {
         // Intro moves (`N->ser-…`): the series from every position they lead to.
-        let run = |p: &G| if stip.parry.is_some() { parry::parry_series(ctx, p, stip, opts) } else { series::series(ctx, p, stip, opts) };
+        let run = |p: &G| {
+            if stip.parry.is_some() {
+                parry::parry_series(ctx, p, stip, opts)
+            } else if let Some(own) = stip.reci {
+                series::series_reci(ctx, p, stip, own)
+            } else {
+                series::series(ctx, p, stip, opts)
+            }
+        };
         let all = |p: &G| if stip.intro > 0 { series::with_intro(ctx, p, stip.intro, &run) } else { run(p) };
         if stip.parry.is_some() {
             // Parry series lines have no fixed length: none is short.
             ph.lines = truncate(all(pos), opts.max_solutions);
         } else {
             let lines = all(pos);
-            let short = lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count();
+            // Reciprocal series have the full length only.
+            let short =
+                if stip.reci.is_some() { 0 } else { lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count() };
             (ph.lines, ph.short) = keep(lines, short, opts);
         }
         if opts.set_play {

@@ -315,6 +315,56 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     lines
 }
 
+/// Reciprocal series play (`ser-reci-h#n`, `ser-reci-h(=)#n`): after a series of exactly n-1
+/// moves (none giving check but the last, the other side passing, as in series play), the
+/// series side can both reach its own goal `own` with its n-th move and play an n-th move
+/// after which the other side reaches the goal in one; both endings are written, the help
+/// ones first (`7.Td7-d8 Dh7-b7 #`, `7.Td7*h7 =`), as Popeye does. Lines in move order.
+pub(crate) fn series_reci<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, own: Goal) -> Vec<Line> {
+    fn walk<G: Game>(ctx: &Ctx, p: &G, left: u32, goal: Goal, own: Goal, prefix: &mut Line, out: &mut Vec<Line>) {
+        if ctx.tick() {
+            return;
+        }
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        if left == 0 {
+            let mut helped = Vec::new();
+            let mut mine = Vec::new();
+            for &b in &moves {
+                let after = p.play(b);
+                if after.goal_reached(own) {
+                    mine.push(vec![line_move(ctx, p, b)]);
+                }
+                let mut w = Vec::new();
+                after.moves(&mut w);
+                for &m in w.iter().filter(|&&m| after.play(m).goal_reached(goal)) {
+                    helped.push(vec![line_move(ctx, p, b), line_move(ctx, &after, m)]);
+                }
+            }
+            if !helped.is_empty() && !mine.is_empty() {
+                for end in helped.into_iter().chain(mine) {
+                    out.push(prefix.iter().cloned().chain(end).collect());
+                }
+            }
+            return;
+        }
+        for &m in &moves {
+            let q = p.play(m);
+            if q.in_check() || !q.has_move() {
+                continue;
+            }
+            prefix.push(line_move(ctx, p, m));
+            walk(ctx, &q.pass(), left - 1, goal, own, prefix, out);
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if stip.moves > 0 {
+        walk(ctx, pos, stip.moves - 1, stip.goal, own, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
 /// The number of series moves of a line of `stip` (the other side's closing move and the
 /// intro moves left out).
 pub(crate) fn series_moves(stip: &Stipulation, line: &Line) -> u32 {
