@@ -311,7 +311,7 @@ fn move_count(text: &str) -> usize {
     text.split(' ')
         .filter(|w| {
             let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            !w.is_empty() && !matches!(w, "#" | "=" | "==" | "+" | "!" | "?" | "##" | "##!" | "!=" | "x" | "z")
+            !w.is_empty() && !matches!(w, "#" | "=" | "==" | "+" | "!" | "?" | "##" | "##!" | "!=" | "!#" | "x" | "z")
         })
         .count()
 }

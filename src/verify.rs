@@ -140,6 +140,7 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         trivial_tries_avoid: o.trivial_tries_avoid,
         non_trivial: o.non_trivial,
         max_flights: o.max_flights,
+        goal_is_end: o.goal_is_end,
         ..base.clone()
     }
 }

@@ -5,7 +5,8 @@
 //! it; `stipgoals.inp`, the forms with goals of the move, with Popeye 4.104's output), Popeye's
 //! options (`options-de.inp`, `options-en.inp`: Quodlibet, NonTrivial, …),
 //! `sstip-de.inp` and `sstip-en.inp`, structured stipulations (`SStipulation`): synonyms of
-//! ordinary stipulations and the forms `feerie::solve::structured` plays, from
+//! ordinary stipulations and the forms `feerie::solve::structured` plays, `goals2.inp`,
+//! `goals2-de.inp` (`##`, `##!`, `!#`, `c81` with `GoalIsEnd`, `hr#`, `N->ser-`), from
 //! Popeye's own examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
 //! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output
@@ -71,10 +72,12 @@ fn orthodox_problems_come_out_as_popeye_recorded_them() {
     // 19 of Popeye's options (`options-de.inp`, `options-en.inp`: Quodlibet,
     // CastlingMutuallyExclusive, MaxFlightsquares, NonTrivial, MatesIn1, TrivialTriesAvoid,
     // Threat in the search, PostKeyPlay refuted, the set play of self play), 6 with castling
-    // by a rook or king reborn on its square (`castling-reborn.inp`), and 46 structured
+    // by a rook or king reborn on its square (`castling-reborn.inp`), 46 structured
     // stipulations (`sstip-de.inp`: sford.inp and undeckbar.inp, `sstip-en.inp`: capzug.inp
-    // and the regression tests, with Popeye's recorded outputs).
-    assert!(problems >= 180, "only {problems} problems");
+    // and the regression tests, with Popeye's recorded outputs), and 39 with the goals ##,
+    // ##!, !#, c81 (GoalIsEnd), help-reflex play, intro moves and reciprocal series
+    // (`goals2.inp`, `goals2-de.inp`).
+    assert!(problems >= 219, "only {problems} problems");
 }
 
 /// The section parser on an output with several problems, twins, duplex and counters.

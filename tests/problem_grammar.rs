@@ -48,6 +48,12 @@ fn stipulations_that_parse() {
         ("~1", false, Direct, AnyMove, 1, false, "~1"),
         ("SER-%4", true, Direct, WinPiece, 4, false, "ser-%4"),
         ("HZg74", false, Help, Target(feerie::geometry::Square(54)), 4, false, "hzg74"),
+        // Double mate, counter-mate, auto-mate, Chess81; help-reflex play.
+        ("h##2", false, Help, DoubleMate, 2, false, "h##2"),
+        ("ser-h##!2", true, Help, CounterMate, 2, false, "ser-h##!2"),
+        ("ser-!#11", true, Direct, AutoMate, 11, false, "ser-!#11"),
+        ("sc815", false, SelfPlay, Chess81, 5, false, "sc815"),
+        ("HR#2.5", false, HelpReflex, Mate, 2, true, "hr#2.5"),
     ];
     for &(text, series, play, goal, moves, half, shown) in table {
         let s = Stipulation::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -107,9 +113,9 @@ fn stipulations_that_do_not() {
         ("sdia4", 'M', "a proof game is help play"),
         ("ser-dia4.5", 'M', "n.5 exists only in help play"),
         ("dia0", 'M', "the number of moves is 0"),
-        ("ser-reci-h#2", 'U', "not supported yet: reciprocal series play ('ser-reci-h#2')"),
+        ("ser-reci-hx2", 'U', "reciprocal play with a goal of the move ('ser-reci-hx2')"),
         ("pser-hs#2", 'U', "parry series in help-self"),
-        ("pser-semi-r#2", 'U', "parry series in help-self and semi-reflex"),
+        ("pser-semi-r#2", 'U', "parry series in help-self, help-reflex and semi-reflex"),
         ("ser-semi-r#2", 'U', "semi-reflex series"),
         ("semi-h#2", 'M', "semi- goes only with reflex play"),
         ("reci-s#2", 'M', "reci- goes only with help play"),
@@ -118,8 +124,10 @@ fn stipulations_that_do_not() {
         ("exact-exact-h#2", 'M', "written twice"),
         ("reci-hx2", 'U', "reciprocal play with a goal of the move ('reci-hx2')"),
         ("pser-~3", 'U', "parry series with a goal of the move"),
-        ("h##2", 'U', "double mate"),
-        ("##!1", 'U', "counter-mate"),
+        ("hk3", 'U', "kiss"),
+        ("ser-hr#2", 'U', "help-reflex series"),
+        ("2->h#3", 'U', "intro moves before anything but series play"),
+        ("0->ser-#2", 'M', "intro moves"),
         ("h<>3", 'U', "exchange"),
         ("ser-ct10", 'U', "circuit"),
         ("hz3", 'M', "needs a square"),
@@ -219,7 +227,6 @@ fn each_option_and_condition() {
     // Known Popeye keywords we do not support: unsupported, with the reason.
     for (v, reason) in [
         (&["KeepMatingPiece"][..], "Popeye option 'KeepMatingPiece' is not supported yet"),
-        (&["GoalIsEnd"][..], "GoalIsEnd"),
         (&["Volage"][..], "condition 'Volage' is not supported yet"),
         (&["Madrasi RI"][..], "Madrasi"),
         (&["Circe Couscous"][..], "Circe Couscous"),
@@ -330,7 +337,7 @@ fn each_twin_command() {
     assert_eq!(vs[1].stipulation.to_string(), "s#2");
     assert!(vs[2].options.reserve.white && !vs[2].options.reserve.black);
     // Unsupported twin commands make the problem unsupported.
-    for t in ["Stipulation ser-reci-h#2", "Condition Circe", "'SStipulation white 4a[#=]d[#=]'"] {
+    for t in ["Stipulation h<>2", "Condition Circe", "'SStipulation white 4a[#=]d[#=]'"] {
         match load_str(&format!("{BASE}twins: {{b: {t}}}\n"), "t.yaml").remove(0) {
             Loaded::Unsupported { reason, .. } => assert!(reason.starts_with("twin b:"), "{reason}"),
             other => panic!("{t}: {other:?}"),

@@ -70,6 +70,10 @@ pub struct Options {
     pub non_trivial: Option<(u32, u32)>,
     /// `MaxFlightsquares n` ([`crate::solve::SolveOptions::max_flights`]).
     pub max_flights: Option<u32>,
+    /// `GoalIsEnd`: play ends where the wrong side reaches a goal of the move (`c81`, `x`, …):
+    /// [`crate::solve::SolveOptions::goal_is_end`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub goal_is_end: bool,
     /// Réserve condition (`Reserve`, `WhiteReserve`, `BlackReserve` and the French names).
     #[serde(skip)]
     pub reserve: ReserveRule,
@@ -111,6 +115,7 @@ impl Default for Options {
             trivial_tries_avoid: false,
             non_trivial: None,
             max_flights: None,
+            goal_is_end: false,
             reserve: ReserveRule::default(),
             conditions: Conditions::none(),
             holes: 0,
@@ -144,6 +149,7 @@ impl Options {
         flag(self.quodlibet, "Quodlibet");
         flag(self.mates_in_1, "MatesIn1");
         flag(self.trivial_tries_avoid, "TrivialTriesAvoid");
+        flag(self.goal_is_end, "GoalIsEnd");
         if self.defence != 1 {
             v.push(format!("Defence {}", self.defence));
         }
@@ -225,7 +231,6 @@ pub struct OptionFault {
 
 /// Popeye options that feerie does not support yet (they change what is solved).
 pub(crate) const UNSUPPORTED_OPTIONS: &[&str] = &[
-    "GoalIsEnd",
     "KeepMatingPiece",
     "StartMoveNumber",
     "UpToMoveNumber",
@@ -795,6 +800,7 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                     }
                     o.castling_exclusive |= pairs.iter().fold(0, |a, b| a | b);
                 }
+                "goalisend" => o.goal_is_end = true,
                 "hole" | "holes" | "trou" | "loch" => {
                     let sqs = square_arguments(&words, &mut i, "condition 'Hole'")?;
                     for s in &sqs {

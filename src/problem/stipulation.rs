@@ -1,4 +1,4 @@
-//! Stipulations: `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL n[.5]`, with Popeye's
+//! Stipulations: `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs|hr]GOAL n[.5]`, with Popeye's
 //! meaning.
 
 use crate::rules::Goal;
@@ -21,6 +21,10 @@ pub enum Play {
     /// Semi-reflex play (`semi-r#n`): as self play, but the defender that can reach the goal
     /// in one must (the attacker is not bound).
     SemiReflex,
+    /// Help-reflex play (`hr#n`, Popeye's "help forced reflexmate"): help play, then Black
+    /// must reach the goal in one; on the way, a side that can reach the goal in one must
+    /// (Black then ends a short solution, White spoils the line).
+    HelpReflex,
 }
 
 /// How the opponent of the series side answers a check in parry series play.
@@ -58,6 +62,15 @@ pub struct Stipulation {
     /// last move, besides the help play in which White reaches [`Stipulation::goal`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reci: Option<Goal>,
+    /// Intro moves (`N->ser-#n`, series play only): before the series, the other side makes
+    /// this many moves in a row (none of them giving check), numbered on their own
+    /// (`1.b6-b7   1.a7-a5   2.a5-a4 …`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub intro: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Stipulation {
@@ -69,7 +82,7 @@ impl Stipulation {
     /// assert_eq!(Stipulation::new(false, Play::Help, Goal::Mate, 2, true).to_string(), "h#2.5");
     /// ```
     pub fn new(series: bool, play: Play, goal: Goal, moves: u32, half: bool) -> Stipulation {
-        Stipulation { series, play, goal, moves, half, parry: None, exact: false, reci: None }
+        Stipulation { series, play, goal, moves, half, parry: None, exact: false, reci: None, intro: 0 }
     }
 
     /// Number of half-moves of a help line: `2n` for `h#n`, `2n+1` for `h#n.5`.
@@ -86,6 +99,9 @@ impl Stipulation {
 
 impl fmt::Display for Stipulation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.intro > 0 {
+            write!(f, "{}->", self.intro)?;
+        }
         if self.exact {
             f.write_str("exact-")?;
         }
@@ -108,6 +124,7 @@ impl fmt::Display for Stipulation {
             Play::SelfPlay => "s",
             Play::Reflex => "r",
             Play::HelpSelf => "hs",
+            Play::HelpReflex => "hr",
             Play::SemiReflex => "semi-r",
         })?;
         if let Some(g) = self.reci.filter(|&g| g != self.goal) {
@@ -148,24 +165,18 @@ pub enum StipulationError {
 pub const MAX_MOVES: u32 = 999;
 
 /// Popeye goals that are well-formed but not supported yet, longest first, with a name.
-const OTHER_GOALS: &[(&str, &str)] = &[
-    ("##!", "counter-mate"),
-    ("##", "double mate"),
-    ("<>r", "exchange by rebirth"),
-    ("<>", "exchange"),
-    ("c81", "Chess81 goal"),
-    ("ctr", "circuit by rebirth"),
-    ("ct", "circuit"),
-    ("k", "kiss"),
-    ("!#", "auto-mate"),
-];
+const OTHER_GOALS: &[(&str, &str)] =
+    &[("<>r", "exchange by rebirth"), ("<>", "exchange"), ("ctr", "circuit by rebirth"), ("ct", "circuit"), ("k", "kiss")];
 
 /// The goals feerie solves, longest first (so that `#=` is read before `#`, `==` before
 /// `=`); the target square `zxy` is read apart.
 const GOALS: &[(&str, Goal)] = &[
+    ("##!", Goal::CounterMate),
+    ("##", Goal::DoubleMate),
     ("#=", Goal::MateOrStalemate),
     ("#", Goal::Mate),
     ("!=", Goal::AutoStalemate),
+    ("!#", Goal::AutoMate),
     ("==", Goal::DoubleStalemate),
     ("=", Goal::Stalemate),
     ("+", Goal::Check),
@@ -174,6 +185,7 @@ const GOALS: &[(&str, Goal)] = &[
     ("x", Goal::Capture),
     ("ep", Goal::EnPassant),
     ("00", Goal::Castling),
+    ("c81", Goal::Chess81),
 ];
 
 /// A prefix of the play: `exact-`, `ser-`, `pser-`, `phser-`, `reci-`, `semi-`.
@@ -267,16 +279,16 @@ fn proof_stipulation(shown: &str, goal: Goal, rest: &str, play: Play, prefixes: 
     } else {
         None
     };
-    Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci: None })
+    Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci: None, intro: 0 })
 }
 
 impl Stipulation {
-    /// Parses Popeye's stipulation grammar `[exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL
-    /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00` or `z`
-    /// with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
+    /// Parses Popeye's stipulation grammar `[N->][exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs|hr]GOAL
+    /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00`, `##`,
+    /// `##!`, `!#` or `z` with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
     /// Proof games: `[exact-][ser-|pser-|phser-][h]dia n[.5]`, `a=>b n[.5]` (YACPDB's `PG n.0`
     /// is `dia n`). Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
-    /// solve yet (`ser-reci-h#2`, `pser-semi-r#2`, goals such as `##`) give
+    /// solve yet (`pser-semi-r#2`, goals such as `<>`) give
     /// [`StipulationError::Unsupported`].
     ///
     /// ```
@@ -300,6 +312,18 @@ impl Stipulation {
         let shown = text.trim();
         let lower = compact.to_lowercase();
         let mut rest = lower.as_str();
+        // Intro moves: `N->`.
+        let mut intro = 0;
+        let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0
+            && let Some(r) = rest[digits..].strip_prefix("->")
+        {
+            intro = match rest[..digits].parse() {
+                Ok(n) if (1..=MAX_MOVES).contains(&n) => n,
+                _ => return Err(malformed(shown, format!("{} intro moves is not a number of moves (1 to {MAX_MOVES})", &rest[..digits]))),
+            };
+            rest = r;
+        }
 
         let mut prefixes: Vec<Prefix> = Vec::new();
         while let Some(&(text, pfx)) = PREFIXES.iter().find(|(t, _)| rest.starts_with(t)) {
@@ -318,6 +342,9 @@ impl Stipulation {
         let play = if let Some(r) = rest.strip_prefix("hs") {
             rest = r;
             Play::HelpSelf
+        } else if let Some(r) = rest.strip_prefix("hr") {
+            rest = r;
+            Play::HelpReflex
         } else if let Some(r) = rest.strip_prefix('h') {
             rest = r;
             Play::Help
@@ -331,6 +358,9 @@ impl Stipulation {
             Play::Direct
         };
         if let Some((goal, r)) = proof_goal(rest) {
+            if intro > 0 {
+                return Err(StipulationError::Unsupported(format!("intro moves before a proof game ('{shown}')")));
+            }
             return proof_stipulation(shown, goal, r, play, &prefixes);
         }
         if has(Prefix::Semi) && play != Play::SemiReflex {
@@ -396,8 +426,8 @@ impl Stipulation {
         if !after.is_empty() {
             return Err(malformed(shown, format!("unexpected '{after}' after the length")));
         }
-        if half && (series || !matches!(play, Play::Help | Play::HelpSelf)) {
-            return Err(malformed(shown, "a length n.5 exists only in help play (h or hs, without ser-)"));
+        if half && (series || !matches!(play, Play::Help | Play::HelpSelf | Play::HelpReflex)) {
+            return Err(malformed(shown, "a length n.5 exists only in help play (h, hs or hr, without ser-)"));
         }
         if moves == 0 && !half {
             return Err(malformed(shown, "the number of moves is 0"));
@@ -410,8 +440,11 @@ impl Stipulation {
             None
         };
         let unsupported = |what: &str| Err(StipulationError::Unsupported(format!("{what} ('{shown}')")));
-        if parry.is_some() && matches!(play, Play::HelpSelf | Play::SemiReflex) {
-            return unsupported("parry series in help-self and semi-reflex play");
+        if parry.is_some() && matches!(play, Play::HelpSelf | Play::SemiReflex | Play::HelpReflex) {
+            return unsupported("parry series in help-self, help-reflex and semi-reflex play");
+        }
+        if series && play == Play::HelpReflex {
+            return unsupported("help-reflex series play");
         }
         if parry.is_some() && goal.by_move() {
             return unsupported("parry series with a goal of the move");
@@ -423,17 +456,18 @@ impl Stipulation {
         if reci.is_some() && (play != Play::Help || half) {
             return Err(malformed(shown, "reci- goes only with help play of whole moves (reci-h#n)"));
         }
-        if reci.is_some() && series {
-            return unsupported("reciprocal series play");
-        }
         if reci.is_some() && goal.by_move() {
             return unsupported("reciprocal play with a goal of the move");
         }
-        Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci })
+        if intro > 0 && !series {
+            return unsupported("intro moves before anything but series play");
+        }
+        Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci, intro })
     }
 
     /// The side that makes the first move: White in `#n`, `s#n`, `r#n`, `hs#n` and the series
-    /// forms except `ser-h`; Black in `h#n` and `ser-h#n` (and `hs#n.5`); White in `h#n.5`.
+    /// forms except `ser-h`; Black in `h#n` and `ser-h#n` (and `hs#n.5`); White in `h#n.5`;
+    /// the other side of the series with intro moves (`1->ser-h#3`: White).
     /// `white_to_play` (Popeye's `WhiteToPlay`) makes White begin in help play.
     pub fn first_mover(&self, white_to_play: bool) -> crate::piece::Color {
         use crate::piece::Color;
@@ -449,10 +483,12 @@ impl Stipulation {
             (true, Play::Help) => true,
             (true, _) => false,
             (false, Play::Help) => !self.half,
-            (false, Play::HelpSelf) => self.half,
+            (false, Play::HelpSelf | Play::HelpReflex) => self.half,
             (false, _) => false,
         };
-        let help = matches!(self.play, Play::Help | Play::HelpSelf) && !self.series;
+        let help = matches!(self.play, Play::Help | Play::HelpSelf | Play::HelpReflex) && !self.series;
+        // Intro moves are the other side's, before the series.
+        let black = black != (self.intro > 0);
         if black && !(white_to_play && help) { Color::Black } else { Color::White }
     }
 }
@@ -485,7 +521,7 @@ impl Stipulation {
         }
         match (self.play, self.half) {
             (Play::Help, false) if self.moves > 1 => Stipulation { moves: self.moves - 1, half: true, ..self },
-            (Play::HelpSelf, true) => Stipulation { half: false, ..self },
+            (Play::HelpSelf | Play::HelpReflex, true) => Stipulation { half: false, ..self },
             _ => self,
         }
     }

@@ -242,7 +242,8 @@ fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
 
 /// A series line: the series moves numbered, the other side's closing move after the last
 /// (`has_reply`), and in parry series its parries after the checks they answer, unnumbered
-/// (`1.Rh4*h7 + Qg8*h7   2.Qh3*h7 #`).
+/// (`1.Rh4*h7 + Qg8*h7   2.Qh3*h7 #`); intro moves numbered on their own before the series
+/// (`1.b6-b7   1.a7-a5   2.a5-a4`).
 ///
 /// ```
 /// use feerie::piece::Lang;
@@ -256,6 +257,10 @@ pub fn series_line(line: &Line, has_reply: bool, lang: Lang) -> String {
     let n = if has_reply { line.len().saturating_sub(1) } else { line.len() };
     let mut number = 0;
     for (i, m) in line.iter().enumerate() {
+        if i > 0 && line[i - 1].intro && !m.intro {
+            // The series after intro moves is numbered from 1 again.
+            number = 0;
+        }
         if i < n && !m.parry {
             number += 1;
             help_number(&mut s, number, ".");
@@ -361,7 +366,8 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
             out.push(if let Some(slot) = structured_slot(v).filter(|_| !stip.series) {
                 help_line_from(l, slot, lang)
             } else if stip.series {
-                series_line(l, has_reply, lang)
+                // Reciprocal series: the ending of the series side's own goal has no reply.
+                series_line(l, has_reply && (stip.reci.is_none() || l.len() > stip.moves as usize), lang)
             } else if stip.reci.is_some() || stip.goal.is_proof() {
                 reci_help_line(l, lang)
             } else {

@@ -257,7 +257,8 @@ pub fn phase(stip: &Stipulation, ph: &Phase, lang: Lang) -> String {
         let has_reply = stip.play != Play::Direct;
         for (i, l) in ph.lines.iter().enumerate() {
             if stip.series {
-                out.push_str(&series_line(l, has_reply, lang));
+                // Reciprocal series: the ending of the series side's own goal has no reply.
+                out.push_str(&series_line(l, has_reply && (stip.reci.is_none() || l.len() > stip.moves as usize), lang));
             } else if stip.reci.is_some() || stip.goal.is_proof() {
                 out.push_str(&reci_help_line(l, lang));
             } else {

@@ -547,11 +547,32 @@ impl Position {
         }
     }
 
+    /// Replaces the content of `out` with the moves that would be legal but for leaving the
+    /// mover's own king in check (the moves that may reach Popeye's `##`, `##!` and `!#`);
+    /// none without a king.
+    pub fn self_check_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let us = self.side;
+        if self.king(us).is_none() {
+            return;
+        }
+        let mut pseudo = MoveList::new();
+        self.gen_inner(&mut pseudo, false);
+        out.extend(pseudo.into_iter().filter(|&m| self.play(m).king_attacked(us)));
+    }
+
     /// Whether the moves must be generated pseudo-legally and each one tested by playing it
-    /// (the opponent has fairy pieces, whose lines make pins unreliable, or we have no king).
+    /// (the opponent has fairy pieces, whose lines make pins unreliable, or we have no king,
+    /// or the enemy king stands next to ours: a position after a self-checking move of
+    /// Popeye's `##`, `##!`, `!#`, where a king gives check, which the fast path never sees).
     #[inline(always)]
     fn needs_make_test(&self) -> bool {
-        self.fairy & self.by_color[self.side.opponent().index()] != 0 || self.king(self.side).is_none()
+        self.fairy & self.by_color[self.side.opponent().index()] != 0
+            || match (self.king(self.side), self.king(self.side.opponent())) {
+                (None, _) => true,
+                (Some(k), Some(e)) => tables().king[k.index()] & (1u64 << e.0) != 0,
+                (Some(_), None) => false,
+            }
     }
 
     /// Appends the legal moves to `out`.

@@ -133,7 +133,14 @@ fn stipulations_with_the_new_goals_read_and_write_back() {
         assert_eq!(s.to_string(), text.to_lowercase());
     }
     assert_eq!(Stipulation::parse("HZg74").unwrap().moves, 4);
-    for text in ["h##2", "##!1", "h<>3", "ser-ct10", "ser-h<>r5", "sKa74"] {
+    for (text, goal) in
+        [("h##2", Goal::DoubleMate), ("##!1", Goal::CounterMate), ("ser-!#11", Goal::AutoMate), ("s##!1", Goal::CounterMate)]
+    {
+        let s = Stipulation::parse(text).expect(text);
+        assert_eq!(s.goal, goal, "{text}");
+        assert_eq!(s.to_string(), text);
+    }
+    for text in ["h<>3", "ser-ct10", "ser-h<>r5", "sKa74"] {
         assert!(matches!(Stipulation::parse(text), Err(StipulationError::Unsupported(_))), "{text}");
     }
     assert!(matches!(Stipulation::parse("zj93"), Err(StipulationError::Malformed { .. })));
@@ -163,4 +170,126 @@ fn a_help_line_ends_where_the_goal_of_the_move_is_reached() {
     let l = lines(&pos("k7/7p/K7/8/8/8/8/1Q6 b - - 0 1"), "h~2");
     assert_eq!(l.len(), 48);
     assert!(l.iter().all(|s| s.split(' ').filter(|w| w.contains('-')).count() == 2), "{l:?}");
+}
+
+#[test]
+fn double_mate_may_leave_the_movers_king_in_check() {
+    // Popeye's TESTS/help_play.inp #6, `h##2`: the last move puts White's king next to
+    // Black's, both mated.
+    let l = lines(&pos("8/8/8/6p1/4K1kN/6P1/4p1pq/7R b - - 0 1"), "h##2");
+    assert_eq!(l, ["Kg4-h3 Ke4-f3 g5-g4 + Kf3*g2 ##"]);
+    // REGRESSIONS/4_55_to_4_57.inp #5: `##1` 1.Kh6-h7 ##; with a black rook on a5 White is
+    // stalemated in the diagram and has no `##`.
+    assert_eq!(keys(&pos("7k/6b1/6PK/8/8/8/8/8 w - - 0 1"), "##1"), ["Kh6-h7 ##"]);
+    assert!(keys(&pos("7k/6b1/6PK/r7/8/8/8/8 w - - 0 1"), "##1").is_empty());
+    // In check but with a legal move, White may (Popeye 4.104 on the same position).
+    assert_eq!(keys(&pos("7k/6b1/6PK/8/8/4q3/8/8 w - - 0 1"), "##1"), ["Kh6-h7 ##"]);
+}
+
+#[test]
+fn counter_mate_is_played_by_a_mated_side_that_stays_mated() {
+    // TESTS/battle_play.inp #8, `##!2`: White, mated, counter-mates at once (a short key).
+    assert_eq!(keys(&pos("1RK5/k7/8/2qr4/8/8/8/8 w - - 0 1"), "##!2"), ["Kc8-b7 ##!"]);
+    // Without the rook d5 White is not mated (Kd7): no counter-mate.
+    assert!(keys(&pos("1RK5/k7/8/2q5/8/8/8/8 w - - 0 1"), "##!1").is_empty());
+    // Popeye 4.104: 1.Rg1-g8 mates Black, but frees g1 for White's king: no counter-mate
+    // unless a knight on e2 guards g1.
+    assert!(keys(&pos("k7/pp5r/8/8/5n2/8/8/6RK w - - 0 1"), "##!1").is_empty());
+    assert_eq!(keys(&pos("k7/pp5r/8/8/5n2/8/4n3/6RK w - - 0 1"), "##!1"), ["Rg1-g8 ##!"]);
+    // TESTS/help_play.inp #5, `h##!2`.
+    assert_eq!(lines(&pos("7q/6rB/8/8/8/K7/8/k7 b - - 0 1"), "h##!2"), ["Rg7-g4 Bh7-b1 Qh8-c3 + Ka3-a2 ##!"]);
+}
+
+#[test]
+fn auto_mate_mates_the_mover() {
+    // Popeye's EXAMPLES/automate.inp #1 (with a black king, which Popeye's needs not):
+    // g2-g4 opens the second rank to the rook a2; g2-g3 would leave Kh3.
+    let p = pos("4k3/8/8/8/8/r7/r5PK/r7 w - - 0 1");
+    assert_eq!(keys(&p, "!#1"), ["g2-g4 !#"]);
+    // Popeye 4.104, `h!#1.5`: White's first move ends the line.
+    assert_eq!(lines(&p, "h!#1.5"), ["g2-g4 !#"]);
+}
+
+#[test]
+fn a_neutral_king_double_mates_both_sides() {
+    use super::fairy::tests::position;
+    use crate::piece::Color;
+    // REGRESSIONS/4_55_to_4_57.inp #18 as `##1` (Popeye 4.104): 1.nKa5*a4 ##.
+    let p = position(&["Qa3", "Pb2", "Pc4"], &["Ra7", "Sa1", "Pa4", "Pc5", "Pc6"], &["Ka5"], Color::White);
+    // The move leaves White's own (neutral) king in check: not a legal move.
+    assert!(p.parse_move("nKa5*a4").is_none());
+    let mut extra = Vec::new();
+    p.self_check_moves(&mut extra);
+    let m = *extra.iter().find(|&&m| p.move_text(m, crate::piece::Lang::En) == "nKa5*a4").expect("nKa5*a4");
+    // Either side could "capture" the neutral king after it (Ra7*a4, Qa3*a4): no move.
+    assert!(p.play(m).goal_reached_by(&p, m, Goal::DoubleMate));
+    assert_eq!(keys(&p, "##1"), ["nKa5*a4 ##"]);
+}
+
+/// The lines of `stip`, with `GoalIsEnd` when `goal_is_end`, each as `move mark` words.
+fn keys_with(pos: &Position, stip: &str, goal_is_end: bool) -> Vec<String> {
+    let s = Stipulation::parse(stip).expect(stip);
+    let r = solve(pos, &s, &SolveOptions { goal_is_end, ..opts() });
+    r.phases[0].keys.iter().map(|k| format!("{} {}", k.mv, k.mark).trim_end().to_string()).collect()
+}
+
+#[test]
+fn chess81_is_a_piece_arriving_on_the_other_sides_first_rank() {
+    // Popeye 4.104, `c811`: the rook to b8, the king to the 8th rank; not to the 1st.
+    let mut k = keys(&pos("8/3K4/8/7k/8/8/1R6/r7 w - - 0 1"), "c811");
+    k.sort();
+    assert_eq!(k, ["Kd7-c8 c81", "Kd7-d8 c81", "Kd7-e8 c81", "Rb2-b8 c81"]);
+    // Black's goal is the 1st rank, a promotion included.
+    let p = pos("7k/8/8/8/8/8/p7/7K b - - 0 1");
+    let m = p.parse_move("a2-a1=Q").unwrap();
+    assert!(p.play(m).goal_reached_by(&p, m, Goal::Chess81));
+    assert_eq!(Stipulation::parse("hc815").unwrap().goal, Goal::Chess81);
+}
+
+#[test]
+fn goal_is_end_lets_a_defence_reaching_the_goal_refute() {
+    // Popeye's BEISPIEL/chess81.inp #2 (Keym, feenschach 2011), `c813` with GoalIsEnd: only
+    // 1.0-0; without the option (Popeye 4.104) 1.Ke1-e2 works too, since the black king's
+    // walk to the 1st rank then no longer ends play.
+    let p = pos("8/8/8/8/7b/6k1/8/4K2R w K - 0 1");
+    assert_eq!(keys_with(&p, "c813", true), ["0-0"]);
+    let mut k = keys_with(&p, "c813", false);
+    k.sort();
+    assert_eq!(k, ["0-0", "Ke1-e2"]);
+}
+
+#[test]
+fn help_reflex_play_ends_where_a_side_can_reach_the_goal() {
+    // Popeye's TESTS/help_play.inp #9, `hr#2`: Black mates at its first chance.
+    assert_eq!(lines(&pos("8/8/7p/8/8/kp3P2/p7/K7 w - - 0 1"), "hr#2"), ["f3-f4 b3-b2 #"]);
+    // #8, `hr#1.5`: Black begins and can mate at once, so must.
+    assert_eq!(lines(&pos("8/8/7p/8/8/kp5P/p7/K7 b - - 0 1"), "hr#1.5"), ["b3-b2 #"]);
+    // #7, `exact-hr#2`: not the short 1.Qb2+ c3*b2#, which hr#2 has.
+    let p = pos("8/8/8/1Q6/8/k1p5/8/KB6 w - - 0 1");
+    assert_eq!(lines(&p, "exact-hr#2"), ["Qb5-e2 Ka3-b3 Qe2-b2 + c3*b2 #"]);
+    assert!(lines(&p, "hr#2").contains(&"Qb5-b2 + c3*b2 #".to_string()));
+    // #11, `hr#1`: White can mate, so must: no solution.
+    assert!(lines(&pos("1k6/8/K4Q2/7r/6r1/8/8/8 w - - 0 1"), "hr#1").is_empty());
+    let s = Stipulation::parse("HR#2.5").unwrap();
+    assert_eq!((s.to_string(), s.first_mover(false)), ("hr#2.5".to_string(), crate::piece::Color::Black));
+}
+
+#[test]
+fn intro_moves_come_before_the_series_numbered_on_their_own() {
+    // Popeye's REGRESSIONS/4_85_to_4_87.inp #10 (Enemark), `1->ser-h#3`: White's intro move,
+    // then Black's series, then White's mate.
+    let s = Stipulation::parse("1->ser-H#3").unwrap();
+    assert_eq!((s.to_string(), s.intro, s.first_mover(false)), ("1->ser-h#3".to_string(), 1, crate::piece::Color::White));
+    let r = solve(&pos("8/8/8/1N6/8/1r1n4/2K5/k7 w - - 0 1"), &s, &opts());
+    let shown: Vec<String> =
+        r.phases[0].lines.iter().map(|l| crate::report::popeye::series_line(l, true, crate::piece::Lang::En)).collect();
+    assert_eq!(
+        shown,
+        [
+            "  1.Sb5-d4   1.Sd3-c1   2.Sc1-a2 Sd4*b3 #",
+            "  1.Sb5-d4   1.Rb3-a3   2.Sd3-b2   3.Ra3-a2 Sd4-b3 #",
+            "  1.Sb5-d4   1.Sd3-b2   2.Rb3-a3   3.Ra3-a2 Sd4-b3 #",
+        ]
+    );
+    assert!(matches!(Stipulation::parse("2->h#3"), Err(StipulationError::Unsupported(_))));
 }

@@ -56,6 +56,20 @@ pub enum Goal {
     Proof,
     /// `a=>b`: as [`Goal::Proof`], from a given start position instead of the game array.
     AToB,
+    /// `##` (double mate): after the last move both sides are mated, the side that made it
+    /// too (in check, without a legal move if it were to move); the move may leave its own
+    /// king in check, but only a side that has a legal move may play it (Popeye: no `##`
+    /// from a stalemated diagram).
+    DoubleMate,
+    /// `##!` (counter-mate): a side that is mated plays a move (necessarily leaving its own
+    /// king in check) after which both sides are mated.
+    CounterMate,
+    /// `!#` (auto-mate): after the last move, the side that made it is mated (in check,
+    /// without a legal move if it were to move); the move may leave its own king in check.
+    AutoMate,
+    /// `c81` (Chess81): the moving piece arrives on the other side's first rank (White's on
+    /// the 8th, Black's on the 1st), by a plain move, a capture or a promotion.
+    Chess81,
 }
 
 impl Goal {
@@ -94,6 +108,10 @@ impl Goal {
             Goal::WinPiece => 8,
             Goal::EnPassant => 9,
             Goal::Castling => 10,
+            Goal::DoubleMate => 11,
+            Goal::CounterMate => 12,
+            Goal::AutoMate => 13,
+            Goal::Chess81 => 14,
             Goal::Target(s) => 16 + s.0 as u64,
             Goal::Proof => 11,
             Goal::AToB => 12,
@@ -113,14 +131,32 @@ impl Goal {
             Goal::Target(_) => "z",
             Goal::Proof => "dia",
             Goal::AToB => "a=>b",
+            Goal::DoubleMate => "##",
+            Goal::CounterMate => "##!",
+            Goal::AutoMate => "!#",
+            Goal::Chess81 => "c81",
             _ => "",
         }
+    }
+
+    /// Whether the goal's mark takes the place of the move's check mark (`Qb1-b6 #=`,
+    /// `Kf3*g2 ##`) instead of following it (`Kh1-g2 + z`).
+    pub fn mark_replaces_check(self) -> bool {
+        matches!(self, Goal::MateOrStalemate | Goal::DoubleMate | Goal::CounterMate)
+    }
+
+    /// Whether the move that reaches the goal may leave the mover's own king in check (`##`,
+    /// `##!`, `!#`, as Popeye plays them): the search then adds the game's
+    /// [`Game::self_check_moves`] that reach the goal to the legal moves where the goal may
+    /// be reached.
+    pub fn allows_self_check(self) -> bool {
+        matches!(self, Goal::DoubleMate | Goal::CounterMate | Goal::AutoMate)
     }
 }
 
 impl std::fmt::Display for Goal {
     /// The goal as a stipulation writes it: `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
-    /// `ep`, `00` or `z` with the square (`zd5`).
+    /// `ep`, `00`, `##`, `##!`, `!#` or `z` with the square (`zd5`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Goal::Mate => "#",
@@ -136,9 +172,31 @@ impl std::fmt::Display for Goal {
             Goal::Castling => "00",
             Goal::Proof => "dia",
             Goal::AToB => "a=>b",
+            Goal::DoubleMate => "##",
+            Goal::CounterMate => "##!",
+            Goal::AutoMate => "!#",
+            Goal::Chess81 => "c81",
             Goal::Target(s) => return write!(f, "z{}", crate::position::sq_name(*s)),
         })
     }
+}
+
+/// Whether the side to move in `p` is mated where `p` may follow a move that left the other
+/// side's king in check (`##`, `##!`, `!#`): in check, and no move that answers it, the
+/// capture of a neutral king (its own too) not being one ([`Game::captures_own_royal`]).
+fn mated_after_self_check<G: Game>(p: &G) -> bool {
+    if !p.in_check() {
+        return false;
+    }
+    let mut v = Vec::new();
+    p.moves(&mut v);
+    v.iter().all(|&m| p.captures_own_royal(m))
+}
+
+/// Whether the side that made the last move (not to move in `after`) is mated: in check and
+/// without a legal move if it were to move.
+fn mover_mated<G: Game>(after: &G) -> bool {
+    mated_after_self_check(&after.pass())
 }
 
 /// How moves are written. Each game has its own native notation (Popeye's long algebraic for
@@ -208,10 +266,29 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
                 !mover.in_check() && !mover.has_move()
             }
             Goal::AnyMove => true,
-            Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) => before.move_reaches(m, self, goal),
+            Goal::DoubleMate => before.has_move() && mated_after_self_check(self) && mover_mated(self),
+            Goal::CounterMate => before.goal_reached(Goal::Mate) && mated_after_self_check(self) && mover_mated(self),
+            Goal::AutoMate => mover_mated(self),
+            Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) | Goal::Chess81 => {
+                before.move_reaches(m, self, goal)
+            }
             // Proof games compare with a target position the game does not know.
             Goal::Proof | Goal::AToB => false,
         }
+    }
+    /// Appends to `out` (cleared first) the moves that would be legal but for leaving the
+    /// mover's own king (royal piece) in check: the moves that may reach the goals of
+    /// [`Goal::allows_self_check`]. The default knows none.
+    fn self_check_moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
+    /// Whether the move `m` captures a royal piece of the mover's own (a neutral king): possible
+    /// only where the side not to move has left that king in check (after a move of
+    /// [`Game::self_check_moves`]), and then no move, as Popeye judges `##` (the capture of
+    /// the other side's own king is a move: an escape from mate). The default says no.
+    fn captures_own_royal(&self, m: Self::Move) -> bool {
+        let _ = m;
+        false
     }
     /// Whether the move `m` (legal here, `after` the position it leads to) reaches one of the
     /// goals of the move itself: `x` (it captures), `%` (it captures and the board is left
@@ -395,9 +472,14 @@ impl Game for crate::position::Position {
             Goal::Castling => matches!(m, Move::Castle { .. }),
             // A piece of the mover stands there after the move, and stood not before.
             Goal::Target(s) => after.piece_at(s).is_some_and(|p| p.color == self.side_to_move()) && self.piece_at(s) != after.piece_at(s),
+            Goal::Chess81 => m.to().is_some_and(|s| s.0 / 8 == if self.side_to_move() == Color::White { 7 } else { 0 }),
             _ => false,
         }
     }
+    fn self_check_moves(&self, out: &mut Vec<Self::Move>) {
+        self.self_check_moves_into(out);
+    }
+
     fn refuses_goal(_goal: Goal) -> Option<String> {
         None
     }

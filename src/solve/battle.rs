@@ -21,7 +21,7 @@
 
 use super::parallel::{par_map, par_map_ordered};
 use super::tree::{Node, Role};
-use super::{Ctx, SolveOptions, end_mark, move_mark};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, end_mark, move_mark};
 use crate::piece::Lang;
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
@@ -73,7 +73,18 @@ impl<M: Copy> Killers<M> {
 /// first against the next: each task starts from a copy of the killers of the task that
 /// ended last (one set for all threads; a pool of sets, one per thread, left each thread
 /// with its own stale refutations: Wenda #5 on two threads, 2.0 M positions against 1.9 M).
-type KillerHome<M> = std::sync::Mutex<Option<Killers<M>>>;
+///
+/// With them, the side whose moves may leave its own king in check where they reach the goal
+/// (`##`, `##!`, `!#`: the attacker in direct play, the defender in self and reflex play),
+/// the same for every searcher of one solve.
+///
+/// And under `GoalIsEnd` in self and reflex play, the attacker, whose moves that reach the
+/// goal end play and so are no moves of its.
+struct KillerHome<M> {
+    killers: std::sync::Mutex<Option<Killers<M>>>,
+    goal_side: Option<crate::piece::Color>,
+    wrong_side: Option<crate::piece::Color>,
+}
 
 struct Searcher<'a, G: Game> {
     ctx: &'a Ctx,
@@ -90,7 +101,7 @@ struct Searcher<'a, G: Game> {
 impl<G: Game> Drop for Searcher<'_, G> {
     fn drop(&mut self) {
         if self.mode == Mode::Direct
-            && let Ok(mut h) = self.home.lock()
+            && let Ok(mut h) = self.home.killers.lock()
         {
             *h = Some(std::mem::replace(&mut self.k, Killers { def: Vec::new(), att: Vec::new() }));
         }
@@ -112,7 +123,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         // 1.34 M positions with fresh killers, 2.1 M with handed-on ones; with the checks
         // tried first, 0.37 M against 0.40 M).
         let k = match mode {
-            Mode::Direct => home.lock().ok().and_then(|h| h.clone()),
+            Mode::Direct => home.killers.lock().ok().and_then(|h| h.clone()),
             _ => None,
         }
         .unwrap_or_else(Killers::new);
@@ -182,6 +193,12 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn moves(&mut self, p: &G) -> Vec<G::Move> {
         let mut v = self.pool.pop().unwrap_or_default();
         p.moves(&mut v);
+        if self.home.goal_side == Some(p.to_move()) {
+            add_self_check_goal_moves(p, self.goal, &mut v);
+        }
+        if self.home.wrong_side == Some(p.to_move()) {
+            drop_wrong_side_goal_moves(self.ctx, p, &mut v);
+        }
         v
     }
 
@@ -512,6 +529,8 @@ impl<'a, G: Game> Searcher<'a, G> {
     #[inline]
     fn answered_pos(&mut self, q: &G, d: G::Move, r: &G, n: u32) -> bool {
         match self.mode {
+            // `GoalIsEnd`: a defence that reaches the goal ends play: it refutes.
+            Mode::Direct if self.ctx.goal_is_end && self.goal(q, d, r) => false,
             Mode::Direct => self.att(r, n),
             Mode::SelfPlay if self.ctx.exact => {
                 if n <= 1 {
@@ -585,6 +604,8 @@ impl<'a, G: Game> Searcher<'a, G> {
     fn answered_split(&mut self, q: &G, d: G::Move, n: u32, lvl: u32) -> bool {
         let r = q.play(d);
         match self.mode {
+            // `GoalIsEnd`: a defence that reaches the goal ends play: it refutes.
+            Mode::Direct if self.ctx.goal_is_end && self.goal(q, d, &r) => false,
             Mode::Direct => self.att_split(&r, n, lvl - 1),
             Mode::SelfPlay if self.ctx.exact => {
                 if n <= 1 {
@@ -840,6 +861,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), self.node_mark(q, d, &r, false), Role::Defence);
         match self.mode {
             Mode::Direct => {
+                if self.ctx.goal_is_end && self.goal(q, d, &r) {
+                    return None; // `GoalIsEnd`: the defender ends play, a refutation
+                }
                 let (len, cont) = self.att_nodes(&r, b, opts);
                 if len == 0 || self.no_defence(&r, len, threat) {
                     return None; // a refutation (not part of a key's tree), or no defence
@@ -964,7 +988,11 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         _ => Mode::Reflex,
     };
     let n = stip.moves;
-    let home: KillerHome<G::Move> = std::sync::Mutex::new(None);
+    // The side that reaches the goal: the attacker in direct play, else the defender.
+    let attacker = if opts.post_key { pos.to_move().opponent() } else { pos.to_move() };
+    let goal_side = ctx.goal.allows_self_check().then(|| if mode == Mode::Direct { attacker } else { attacker.opponent() });
+    let wrong_side = (ctx.goal_is_end && mode != Mode::Direct).then_some(attacker);
+    let home: KillerHome<G::Move> = KillerHome { killers: std::sync::Mutex::new(None), goal_side, wrong_side };
     if opts.post_key {
         // The diagram is the position after the key: the defender moves.
         let mut s = Searcher::<G>::new(ctx, mode, &home);
@@ -999,6 +1027,12 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     }
     let mut first = Vec::new();
     pos.moves(&mut first);
+    if goal_side == Some(pos.to_move()) {
+        add_self_check_goal_moves(pos, ctx.goal, &mut first);
+    }
+    if wrong_side == Some(pos.to_move()) {
+        drop_wrong_side_goal_moves(ctx, pos, &mut first);
+    }
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.

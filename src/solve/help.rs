@@ -16,7 +16,7 @@
 use super::gate::Gate;
 use super::parallel::par_map;
 use super::tree::{Line, LineMove, NULL_MOVE};
-use super::{Ctx, SolveOptions, last_line_move, line_move};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, goal_moves, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -48,6 +48,9 @@ enum Finish {
     /// `reci-h`: the side to move can reach this goal in one, and can also play a move after
     /// which the other side reaches the help goal in one.
     Reci(Goal),
+    /// `hr#`: the side to move can reach the goal in one, and so must; on the way, a side
+    /// that can reach it in one must too ([`Helper::early_end`]).
+    Reflex,
 }
 
 impl Finish {
@@ -58,6 +61,7 @@ impl Finish {
             Finish::Forced => 1,
             // Reciprocal play takes the goals of the position only (codes 0 to 3): below 16.
             Finish::Reci(g) => 2 + g.code(),
+            Finish::Reflex => 6,
         }
     }
 }
@@ -99,11 +103,20 @@ fn goal_in_one<G: Game>(q: &G, goal: Goal) -> bool {
     v.iter().any(|&m| q.play(m).goal_reached(goal))
 }
 
+/// The moves with which the side to move in `q` reaches `goal` at once ([`goal_moves`]).
+fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
+    let mut v = Vec::new();
+    goal_moves(q, goal, &mut v);
+    v.retain(|&m| q.play(m).goal_reached_by(q, m, goal));
+    v
+}
+
 /// Whether the side to move in `q` is forced to reach `goal` with its next move: it has a
-/// move, and every move reaches it.
+/// move, and every move reaches it (the self-checking moves that reach `##`, `##!` or `!#`
+/// are moves here: [`goal_moves`]).
 pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
     let mut v = Vec::new();
-    q.moves(&mut v);
+    goal_moves(q, goal, &mut v);
     !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached_by(q, d, goal))
 }
 
@@ -122,6 +135,7 @@ impl<G: Game> Helper<'_, G> {
         match self.finish {
             Finish::Goal => false,
             Finish::Forced => forced(q, self.goal),
+            Finish::Reflex => !goal_moves_in_one(q, self.goal).is_empty(),
             Finish::Reci(own) => {
                 let mut v = Vec::new();
                 q.moves(&mut v);
@@ -136,6 +150,15 @@ impl<G: Game> Helper<'_, G> {
     /// the other side forced to reach it at once); `Some(false)`: a dead end (in `hs` play,
     /// the side to be forced reached it of its own accord); `None`: the line goes on.
     fn early_end(&self, p: &G, m: G::Move, q: &G, k: u32) -> Option<bool> {
+        if self.finish == Finish::Reflex && k > 1 {
+            // Help-reflex play: whoever can reach the goal in one at `q` must. Black (the side
+            // to move at the end: k - 1 even) thereby ends a short solution (none under
+            // `exact-`); White spoils the line.
+            if goal_moves_in_one(q, self.goal).is_empty() {
+                return None;
+            }
+            return Some((k - 1).is_multiple_of(2) && !self.exact);
+        }
         if !self.early || k <= 1 {
             return None;
         }
@@ -146,8 +169,9 @@ impl<G: Game> Helper<'_, G> {
             // Under `exact-` a line with a forced goal on the way plays on to its full length.
             Finish::Forced if self.exact => None,
             Finish::Forced => forced(q, self.goal).then_some(true),
-            // Reciprocal play takes the goals of the position only.
-            Finish::Reci(_) => None,
+            // Reciprocal play takes the goals of the position only; help-reflex play is judged
+            // above.
+            Finish::Reci(_) | Finish::Reflex => None,
         }
     }
 
@@ -205,6 +229,14 @@ impl<G: Game> Helper<'_, G> {
                     GATE.with_borrow_mut(|g| g.record_many(k - 1, before as u32, (before - moves.len()) as u32));
                 }
             }
+        }
+        if k % 2 == 1 && self.finish == Finish::Goal {
+            // The side that reaches the goal: its self-checking moves that reach `##`, `##!`
+            // or `!#`.
+            add_self_check_goal_moves(p, self.goal, &mut moves);
+        } else if self.finish == Finish::Goal {
+            // `GoalIsEnd`: the other side may not reach it on the way.
+            drop_wrong_side_goal_moves(self.ctx, p, &mut moves);
         }
         let mut found = false;
         let probe = k >= 2 && self.ctx.tt.enabled();
@@ -305,10 +337,17 @@ impl<G: Game> Helper<'_, G> {
                 l.push(line_move(self.ctx, last, b));
                 out.push(l);
             }
+        } else if self.finish == Finish::Reflex {
+            // The goal moves, which the side to move must play.
+            for d in goal_moves_in_one(last, self.goal) {
+                let mut l = line.clone();
+                l.push(last_line_move(self.ctx, last, d));
+                out.push(l);
+            }
         } else if self.finish == Finish::Forced {
             // The forced last move(s) complete the line.
             let mut v = Vec::new();
-            last.moves(&mut v);
+            goal_moves(last, self.goal, &mut v);
             for &d in &v {
                 let mut l = line.clone();
                 l.push(last_line_move(self.ctx, last, d));
@@ -325,6 +364,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     let finish = match (stip.play, stip.reci) {
         (_, Some(own)) => Finish::Reci(own),
         (Play::HelpSelf, None) => Finish::Forced,
+        (Play::HelpReflex, None) => Finish::Reflex,
         _ => Finish::Goal,
     };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
@@ -351,9 +391,23 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         }
         return out;
     }
+    if finish == Finish::Reflex && !goal_moves_in_one(pos, stip.goal).is_empty() {
+        // A side that can reach the goal in one at once must: Black (to move at the end,
+        // `plies` even) with its goal moves, a short solution; White spoils the play.
+        let mut out = Vec::new();
+        if plies.is_multiple_of(2) && !stip.exact {
+            h.emit(&[], pos, &mut out);
+        }
+        return out;
+    }
     // Split over the first two half-moves when the first level is narrow.
     let mut first = Vec::new();
     pos.moves(&mut first);
+    if plies % 2 == 1 && finish == Finish::Goal {
+        add_self_check_goal_moves(pos, stip.goal, &mut first);
+    } else if finish == Finish::Goal {
+        drop_wrong_side_goal_moves(ctx, pos, &mut first);
+    }
     let threads = rayon::current_num_threads();
     // A null move (`None`) where `NullMoves` allows one.
     let may_pass = |p: &G, left: u32, after_null: bool| null && left > 1 && !after_null && !p.in_check();
@@ -378,6 +432,11 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
             }
             let mut second = Vec::new();
             q.moves(&mut second);
+            if (plies - 1) % 2 == 1 && finish == Finish::Goal {
+                add_self_check_goal_moves(&q, stip.goal, &mut second);
+            } else if finish == Finish::Goal {
+                drop_wrong_side_goal_moves(ctx, &q, &mut second);
+            }
             for &m2 in &second {
                 deeper.push(vec![m, Some(m2)]);
             }

@@ -112,6 +112,10 @@ pub struct SolveOptions {
     /// `MaxFlightsquares n` in direct play: after an attacker's move that does not end the
     /// play nor give check, a defender's king with n flight squares or more has defended.
     pub max_flights: Option<u32>,
+    /// Popeye's `GoalIsEnd`, for the goals of the move: play ends where the side that is not
+    /// to reach the goal reaches it (a defender's such move refutes; an attacker's, or a help
+    /// or series move of that side, leads nowhere).
+    pub goal_is_end: bool,
 }
 
 impl Default for SolveOptions {
@@ -141,6 +145,7 @@ impl Default for SolveOptions {
             trivial_tries_avoid: false,
             non_trivial: None,
             max_flights: None,
+            goal_is_end: false,
         }
     }
 }
@@ -218,6 +223,8 @@ pub(crate) struct Ctx {
     pub(crate) threat: Option<u32>,
     /// `MaxFlightsquares n` in direct play ([`SolveOptions::max_flights`]).
     pub(crate) max_flights: Option<u32>,
+    /// `GoalIsEnd` ([`SolveOptions::goal_is_end`]), for a goal of the move.
+    pub(crate) goal_is_end: bool,
 }
 
 thread_local! {
@@ -274,10 +281,39 @@ pub(crate) fn end_mark<G: Game>(ctx: &Ctx, before: &G, m: G::Move, after: &G) ->
     let goal = ctx.goal.end_mark();
     if goal.is_empty() || !after.goal_reached_by(before, m, ctx.goal) {
         own
-    } else if own.is_empty() || ctx.goal == Goal::MateOrStalemate {
+    } else if own.is_empty() || ctx.goal.mark_replaces_check() {
         goal.to_string()
     } else {
         format!("{own} {goal}")
+    }
+}
+
+/// The moves of the side to move in `p` that may reach `goal` with this move: the legal
+/// moves, and for the goals whose move may leave the mover's own king in check
+/// ([`Goal::allows_self_check`]: `##`, `##!`, `!#`) the game's self-checking moves that
+/// reach it ([`Game::self_check_moves`]). Written to `out` (cleared first).
+pub(crate) fn goal_moves<G: Game>(p: &G, goal: Goal, out: &mut Vec<G::Move>) {
+    p.moves(out);
+    add_self_check_goal_moves(p, goal, out);
+}
+
+/// Appends to `moves` (the legal moves of `p`) the self-checking moves that reach `goal`,
+/// for the goals that allow them ([`goal_moves`]); nothing for the others.
+pub(crate) fn add_self_check_goal_moves<G: Game>(p: &G, goal: Goal, moves: &mut Vec<G::Move>) {
+    if !goal.allows_self_check() {
+        return;
+    }
+    let mut extra = Vec::new();
+    p.self_check_moves(&mut extra);
+    moves.extend(extra.into_iter().filter(|&m| p.play(m).goal_reached_by(p, m, goal)));
+}
+
+/// Under `GoalIsEnd` ([`SolveOptions::goal_is_end`]), removes from `moves` (moves of the
+/// side that is not to reach the goal, in `p`) those that reach it: play would end there,
+/// the goal reached by the wrong side. Nothing otherwise.
+pub(crate) fn drop_wrong_side_goal_moves<G: Game>(ctx: &Ctx, p: &G, moves: &mut Vec<G::Move>) {
+    if ctx.goal_is_end {
+        moves.retain(|&m| !p.play(m).goal_reached_by(p, m, ctx.goal));
     }
 }
 
@@ -318,6 +354,7 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
         non_trivial: opts.non_trivial,
         threat: opts.threat,
         max_flights: opts.max_flights,
+        goal_is_end: opts.goal_is_end && stip.goal.by_move(),
     };
     let mut phases = Vec::new();
     if !opts.half_duplex {
@@ -343,12 +380,25 @@ fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Sol
 fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Phase {
     let mut ph = Phase::default();
     if stip.series {
+        // Intro moves (`N->ser-…`): the series from every position they lead to.
+        let run = |p: &G| {
+            if stip.parry.is_some() {
+                parry::parry_series(ctx, p, stip, opts)
+            } else if let Some(own) = stip.reci {
+                series::series_reci(ctx, p, stip, own)
+            } else {
+                series::series(ctx, p, stip, opts)
+            }
+        };
+        let all = |p: &G| if stip.intro > 0 { series::with_intro(ctx, p, stip.intro, &run) } else { run(p) };
         if stip.parry.is_some() {
             // Parry series lines have no fixed length: none is short.
-            ph.lines = truncate(parry::parry_series(ctx, pos, stip, opts), opts.max_solutions);
+            ph.lines = truncate(all(pos), opts.max_solutions);
         } else {
-            let lines = series::series(ctx, pos, stip, opts);
-            let short = lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count();
+            let lines = all(pos);
+            // Reciprocal series have the full length only.
+            let short =
+                if stip.reci.is_some() { 0 } else { lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count() };
             (ph.lines, ph.short) = keep(lines, short, opts);
         }
         if opts.set_play {
@@ -357,7 +407,7 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
         return ph;
     }
     match stip.play {
-        Play::Help | Play::HelpSelf => {
+        Play::Help | Play::HelpSelf | Play::HelpReflex => {
             let plies = stip_plies(stip);
             let (lines, short) = help_with_short(ctx, pos, stip, plies, opts);
             (ph.lines, ph.short) = keep(lines, short, opts);
@@ -398,9 +448,10 @@ fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     if stip.exact || stip.reci.is_some() {
         return (help::help(ctx, pos, stip, plies, opts), 0);
     }
-    if stip.goal.ends_help_play() {
-        // The goals of the move (and check) end a line where they are reached: the full search finds the
-        // shorter lines itself. Short ones first, shortest first.
+    if stip.goal.ends_help_play() || stip.play == Play::HelpReflex {
+        // The goals of the move (and check) end a line where they are reached, and in
+        // help-reflex play where Black can reach the goal: the full search finds the shorter
+        // lines itself. Short ones first, shortest first.
         let mut lines = help::help(ctx, pos, stip, plies, opts);
         lines.sort_by_key(|l| l.len());
         let short = lines.iter().take_while(|l| (l.len() as u32) < plies).count();
@@ -446,7 +497,7 @@ fn stip_plies(stip: &Stipulation) -> u32 {
         return (2 * stip.moves).saturating_sub(2);
     }
     match stip.play {
-        Play::HelpSelf => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
+        Play::HelpSelf | Play::HelpReflex => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
         _ => stip.help_plies(),
     }
 }

@@ -576,6 +576,7 @@ fn solve_with(start: &Position, target: &Position, stip: &Stipulation, opts: &So
         non_trivial: None,
         threat: None,
         max_flights: None,
+        goal_is_end: false,
     };
     let entries = (opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1) / 8).max(1 << 10);
     let form = if stip.series { Form::Series { closing: stip.play == Play::Help, parry: stip.parry.is_some() } } else { Form::Help };

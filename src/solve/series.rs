@@ -9,7 +9,7 @@ use super::gate::Gate;
 use super::help::{forced, salt};
 use super::parallel::par_map;
 use super::tree::{Line, LineMove};
-use super::{Ctx, SolveOptions, last_line_move, line_move};
+use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, goal_moves, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
@@ -78,7 +78,7 @@ impl<G: Game> Series<'_, G> {
                 if self.needs_check() {
                     q.checking_moves(&mut v);
                 } else {
-                    q.moves(&mut v);
+                    goal_moves(q, self.goal, &mut v);
                     q.retain_goal_moves(self.goal, &mut v);
                 }
                 let r: Vec<LineMove> =
@@ -88,7 +88,7 @@ impl<G: Game> Series<'_, G> {
             SeriesEnd::SelfPlay => {
                 if forced(q, self.goal) {
                     let mut v = Vec::new();
-                    q.moves(&mut v);
+                    goal_moves(q, self.goal, &mut v);
                     Some(v.iter().map(|&d| last_line_move(self.ctx, q, d)).collect())
                 } else {
                     None
@@ -96,7 +96,7 @@ impl<G: Game> Series<'_, G> {
             }
             SeriesEnd::Reflex => {
                 let mut v = Vec::new();
-                q.moves(&mut v);
+                goal_moves(q, self.goal, &mut v);
                 let r: Vec<LineMove> = v
                     .iter()
                     .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached_by(q, d, self.goal))
@@ -183,6 +183,13 @@ impl<G: Game> Series<'_, G> {
         }
         let mut moves = Vec::new();
         p.moves(&mut moves);
+        if self.end == SeriesEnd::Direct {
+            // `ser-##`, `ser-!#`: the series' last move may leave its own king in check.
+            add_self_check_goal_moves(p, self.goal, &mut moves);
+        } else {
+            // `GoalIsEnd`: the series side of `ser-h`, `ser-s`, `ser-r` may not reach the goal.
+            drop_wrong_side_goal_moves(self.ctx, p, &mut moves);
+        }
         // Reflex: a series side that can reach the goal itself must (and so fails).
         if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached_by(p, m, self.goal)) {
             self.ctx.tt.put(key, 1, k as u8);
@@ -247,9 +254,10 @@ pub(super) fn series_end(stip: &Stipulation) -> SeriesEnd {
     match stip.play {
         Play::Direct => SeriesEnd::Direct,
         Play::Help => SeriesEnd::Help,
+        // Help-reflex series play is refused by the stipulation reader.
         Play::SelfPlay | Play::HelpSelf => SeriesEnd::SelfPlay,
         // Semi-reflex series play is refused by the stipulation reader.
-        Play::Reflex | Play::SemiReflex => SeriesEnd::Reflex,
+        Play::Reflex | Play::SemiReflex | Play::HelpReflex => SeriesEnd::Reflex,
     }
 }
 
@@ -259,6 +267,11 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     let k = stip.moves;
     let mut first = Vec::new();
     pos.moves(&mut first);
+    if s.end == SeriesEnd::Direct {
+        add_self_check_goal_moves(pos, stip.goal, &mut first);
+    } else {
+        drop_wrong_side_goal_moves(ctx, pos, &mut first);
+    }
     if k == 0 {
         return Vec::new();
     }
@@ -302,10 +315,120 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     lines
 }
 
-/// The number of series moves of a line of `stip` (the other side's closing move left out).
+/// Reciprocal series play (`ser-reci-h#n`, `ser-reci-h(=)#n`): after a series of exactly n-1
+/// moves (none giving check but the last, the other side passing, as in series play), the
+/// series side can both reach its own goal `own` with its n-th move and play an n-th move
+/// after which the other side reaches the goal in one; both endings are written, the help
+/// ones first (`7.Td7-d8 Dh7-b7 #`, `7.Td7*h7 =`), as Popeye does. Lines in move order.
+pub(crate) fn series_reci<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, own: Goal) -> Vec<Line> {
+    fn walk<G: Game>(ctx: &Ctx, p: &G, left: u32, goal: Goal, own: Goal, prefix: &mut Line, out: &mut Vec<Line>) {
+        if ctx.tick() {
+            return;
+        }
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        if left == 0 {
+            let mut helped = Vec::new();
+            let mut mine = Vec::new();
+            for &b in &moves {
+                let after = p.play(b);
+                if after.goal_reached(own) {
+                    mine.push(vec![line_move(ctx, p, b)]);
+                }
+                let mut w = Vec::new();
+                after.moves(&mut w);
+                for &m in w.iter().filter(|&&m| after.play(m).goal_reached(goal)) {
+                    helped.push(vec![line_move(ctx, p, b), line_move(ctx, &after, m)]);
+                }
+            }
+            if !helped.is_empty() && !mine.is_empty() {
+                for end in helped.into_iter().chain(mine) {
+                    out.push(prefix.iter().cloned().chain(end).collect());
+                }
+            }
+            return;
+        }
+        for &m in &moves {
+            let q = p.play(m);
+            if q.in_check() || !q.has_move() {
+                continue;
+            }
+            prefix.push(line_move(ctx, p, m));
+            walk(ctx, &q.pass(), left - 1, goal, own, prefix, out);
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if stip.moves > 0 {
+        walk(ctx, pos, stip.moves - 1, stip.goal, own, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// The number of series moves of a line of `stip` (the other side's closing move and the
+/// intro moves left out).
 pub(crate) fn series_moves(stip: &Stipulation, line: &Line) -> u32 {
     let reply = series_end(stip) != SeriesEnd::Direct;
-    line.len().saturating_sub(reply as usize) as u32
+    let intro = line.iter().filter(|m| m.intro).count();
+    line.len().saturating_sub(reply as usize + intro) as u32
+}
+
+/// Series play after `intro` intro moves (`N->ser-…`): the side to move in `pos` makes that
+/// many moves in a row, none of them giving check (the series side passing in between), and
+/// `series` (the lines of the series from a position, series side to move) is solved from
+/// each position they lead to, once per position. Each line of it follows the intro moves
+/// that led there; shorter series first, then in move order.
+pub(crate) fn with_intro<G: Game>(ctx: &Ctx, pos: &G, intro: u32, series: &dyn Fn(&G) -> Vec<Line>) -> Vec<Line> {
+    /// What the walk has learnt: the series' lines after the intro (per position), and the
+    /// positions with intro moves left from which no line follows (per position and moves
+    /// left), so that transposed intros are searched once.
+    struct Memo {
+        lines: std::collections::HashMap<u64, Vec<Line>>,
+        dead: std::collections::HashSet<(u64, u32)>,
+    }
+    fn walk<G: Game>(
+        ctx: &Ctx,
+        p: &G,
+        left: u32,
+        prefix: &mut Line,
+        memo: &mut Memo,
+        series: &dyn Fn(&G) -> Vec<Line>,
+        out: &mut Vec<Line>,
+    ) -> bool {
+        if memo.dead.contains(&(p.key(), left)) {
+            return false;
+        }
+        let mut moves = Vec::new();
+        p.moves(&mut moves);
+        let mut found = false;
+        for &m in &moves {
+            if ctx.tick() {
+                return found;
+            }
+            let q = p.play(m);
+            if q.in_check() {
+                continue;
+            }
+            prefix.push(line_move(ctx, p, m).as_intro());
+            if left > 1 {
+                found |= walk(ctx, &q.pass(), left - 1, prefix, memo, series, out);
+            } else {
+                let lines = memo.lines.entry(q.key()).or_insert_with(|| series(&q));
+                found |= !lines.is_empty();
+                out.extend(lines.iter().map(|l| prefix.iter().cloned().chain(l.iter().cloned()).collect()));
+            }
+            prefix.pop();
+        }
+        if !found && !ctx.is_stopped() {
+            memo.dead.insert((p.key(), left));
+        }
+        found
+    }
+    let mut out = Vec::new();
+    let mut memo = Memo { lines: std::collections::HashMap::new(), dead: std::collections::HashSet::new() };
+    walk(ctx, pos, intro, &mut Vec::new(), &mut memo, series, &mut out);
+    out.sort_by_key(|l| l.len());
+    out
 }
 
 /// Set play of a series problem: the other side's closing move(s) at once.

@@ -542,6 +542,7 @@ fn help_lengths<G: Game>(pos: &G, goal: Goal, lengths: &[u32], opts: &SolveOptio
         non_trivial: None,
         threat: None,
         max_flights: None,
+        goal_is_end: false,
     };
     let mut lines = Vec::new();
     for &plies in lengths.iter().rev() {

@@ -83,13 +83,22 @@ pub struct LineMove {
     /// the series moves, so not numbered).
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub parry: bool,
+    /// Intro moves (`N->ser-…`): one of the other side's moves before the series, numbered
+    /// on their own.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub intro: bool,
 }
 
 impl LineMove {
     /// A line move; its effects are read from the text.
     pub fn new(mv: String, mark: String) -> LineMove {
         let effects = Effect::all_in(&mv);
-        LineMove { mv, mark, effects, parry: false }
+        LineMove { mv, mark, effects, parry: false, intro: false }
+    }
+
+    /// The move as an intro move ([`LineMove::intro`]).
+    pub fn as_intro(self) -> LineMove {
+        LineMove { intro: true, ..self }
     }
 
     /// The move as a parry ([`LineMove::parry`]).

@@ -1211,6 +1211,7 @@ impl Game for FairyPosition {
                     && self.piece_at(m.from).is_some_and(|p| p.is_pawn())
             }
             Goal::Castling => m.rook.is_some(),
+            Goal::Chess81 => m.to.0 / 8 == if self.side == Color::White { 7 } else { 0 },
             // A piece of the mover (or a neutral one) stands there after the move, and did
             // not before.
             Goal::Target(s) => {
@@ -1218,6 +1219,21 @@ impl Game for FairyPosition {
                 at.is_some_and(|p| p.owner == Owner::of(self.side) || p.owner == Owner::Neutral) && at != self.piece_at(s)
             }
             _ => false,
+        }
+    }
+    fn captures_own_royal(&self, m: FMove) -> bool {
+        m.victim.is_some_and(|v| self.board[v.index()].is_some_and(|p| p.kind == Kind::King && p.owner == Owner::Neutral))
+    }
+    fn self_check_moves(&self, out: &mut Vec<FMove>) {
+        out.clear();
+        let us = self.side;
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves(us, None, &mut pseudo);
+        for m in pseudo {
+            let q = self.make_move(m);
+            if q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+                out.push(m);
+            }
         }
     }
     fn refuses_goal(_goal: Goal) -> Option<String> {

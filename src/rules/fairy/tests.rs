@@ -201,7 +201,7 @@ fn haaner_leaves_holes_and_holes_block() {
 }
 
 /// A position from piece lists (`Kd4`, codes in English, `Owner` per list), no conditions.
-fn position(white: &[&str], black: &[&str], neutral: &[&str], side: Color) -> FairyPosition {
+pub(crate) fn position(white: &[&str], black: &[&str], neutral: &[&str], side: Color) -> FairyPosition {
     let mut pieces = Vec::new();
     for (owner, list) in [(Owner::White, white), (Owner::Black, black), (Owner::Neutral, neutral)] {
         for item in list {
