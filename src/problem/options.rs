@@ -974,7 +974,7 @@ mod tests {
         assert_eq!(p.options.reserve, ReserveRule { white: true, black: false });
         let p = parse(&["EnPassant g7 g6 g5"]).unwrap();
         assert_eq!(p.en_passant.map(|e| crate::position::sq_name(e.crossed)), Some("g6"));
-        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk", "GoalIsEnd"]).unwrap();
+        let p = parse(&["NoWk", "NullMoves", "Variations", "NoBk", "KeepMatingPiece"]).unwrap();
         assert_eq!(p.unsupported.len(), 1);
         assert!(p.options.variations && p.options.no_wk && p.options.no_bk && p.options.null_moves);
         assert_eq!(p.options.keywords(), ["Variations", "NoWk", "NoBk", "NullMoves"]);
