@@ -311,6 +311,24 @@ pub fn first_mover(stipulation: &Stipulation, options: &Options) -> crate::piece
 }
 
 impl Problem {
+    /// Applies a twin's `Stipulation` or `SStipulation` command to the twin's stipulation and
+    /// options; `false` for the other commands, which are left to the caller.
+    fn apply_stipulation_twin(&self, cmd: &TwinCommand, stipulation: &mut Stipulation, options: &mut Options) -> bool {
+        match cmd {
+            TwinCommand::Stipulation { stipulation: s } => {
+                *stipulation = s.with_white_to_play(options.white_to_play);
+                options.structured = None;
+            }
+            TwinCommand::SStipulation { structured, stipulation: s, post_key_play } => {
+                *stipulation = *s;
+                options.structured = Some(structured.clone());
+                options.post_key_play = *post_key_play || self.options.post_key_play;
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// The positions to solve: the diagram (`a`), then each twin applied to the diagram, or to
     /// the previous twin when `Continued`. When the twins start with an `a` (a zero position),
     /// the diagram itself is not among them.
@@ -373,16 +391,11 @@ impl Problem {
         let mut stipulation = start.stipulation;
         let mut options = start.options.clone();
         for cmd in &t.commands {
+            if self.apply_stipulation_twin(cmd, &mut stipulation, &mut options) {
+                continue;
+            }
             match cmd {
-                TwinCommand::Stipulation { stipulation: s } => {
-                    stipulation = s.with_white_to_play(options.white_to_play);
-                    options.structured = None;
-                }
-                TwinCommand::SStipulation { structured, stipulation: s, post_key_play } => {
-                    stipulation = *s;
-                    options.structured = Some(structured.clone());
-                    options.post_key_play = *post_key_play || self.options.post_key_play;
-                }
+                TwinCommand::Stipulation { .. } | TwinCommand::SStipulation { .. } => {}
                 TwinCommand::Condition { reserve, conditions, .. } => {
                     if reserve.any() {
                         return Err(self.twin_error(t, "Réserve combined with other fairy conditions is not supported yet".into()));
@@ -529,16 +542,11 @@ impl Problem {
         let base = position.to_setup();
         let mut reserves = base.reserves.clone();
         for cmd in &t.commands {
+            if self.apply_stipulation_twin(cmd, &mut stipulation, &mut options) {
+                continue;
+            }
             match cmd {
-                TwinCommand::Stipulation { stipulation: s } => {
-                    stipulation = s.with_white_to_play(options.white_to_play);
-                    options.structured = None;
-                }
-                TwinCommand::SStipulation { structured, stipulation: s, post_key_play } => {
-                    stipulation = *s;
-                    options.structured = Some(structured.clone());
-                    options.post_key_play = *post_key_play || self.options.post_key_play;
-                }
+                TwinCommand::Stipulation { .. } | TwinCommand::SStipulation { .. } => {}
                 TwinCommand::Condition { reserve, conditions, .. } => {
                     options.reserve = *reserve;
                     if !conditions.is_empty() {

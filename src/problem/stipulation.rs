@@ -245,6 +245,19 @@ fn proof_goal(rest: &str) -> Option<(Goal, &str)> {
     [("dia", Goal::Proof), ("pg", Goal::Proof), ("a=>b", Goal::AToB)].iter().find_map(|&(t, g)| rest.strip_prefix(t).map(|r| (g, r)))
 }
 
+/// The parry of a stipulation with these prefixes: `phser-` (or `pser-` in help play) is
+/// parried by the help side, `pser-` otherwise by the defender.
+fn parry_of(prefixes: &[Prefix], play: Play) -> Option<Parry> {
+    let has = |p: Prefix| prefixes.contains(&p);
+    if has(Prefix::HelpParry) || (has(Prefix::Parry) && play == Play::Help) {
+        Some(Parry::Help)
+    } else if has(Prefix::Parry) {
+        Some(Parry::Defence)
+    } else {
+        None
+    }
+}
+
 /// A proof game's stipulation (`dia4`, `dia3.5`, `exact-dia4`, `ser-dia8`, `ser-hdia2`,
 /// `pser-hdia10`, `a=>b6`, `ser-a=>b2`, YACPDB's `PG 4.0`): its length is `n`, `n.5` (help
 /// play only) or `n.0`; `reci-`, `semi-` and self, reflex and help-self play are refused.
@@ -272,13 +285,7 @@ fn proof_stipulation(shown: &str, goal: Goal, rest: &str, play: Play, prefixes: 
     if moves == 0 && !half {
         return Err(malformed(shown, "the number of moves is 0"));
     }
-    let parry = if has(Prefix::HelpParry) || (has(Prefix::Parry) && play == Play::Help) {
-        Some(Parry::Help)
-    } else if has(Prefix::Parry) {
-        Some(Parry::Defence)
-    } else {
-        None
-    };
+    let parry = parry_of(prefixes, play);
     Ok(Stipulation { series, play, goal, moves, half, parry, exact: has(Prefix::Exact), reci: None, intro: 0 })
 }
 
@@ -432,13 +439,7 @@ impl Stipulation {
         if moves == 0 && !half {
             return Err(malformed(shown, "the number of moves is 0"));
         }
-        let parry = if has(Prefix::HelpParry) || (has(Prefix::Parry) && play == Play::Help) {
-            Some(Parry::Help)
-        } else if has(Prefix::Parry) {
-            Some(Parry::Defence)
-        } else {
-            None
-        };
+        let parry = parry_of(&prefixes, play);
         let unsupported = |what: &str| Err(StipulationError::Unsupported(format!("{what} ('{shown}')")));
         if parry.is_some() && matches!(play, Play::HelpSelf | Play::SemiReflex | Play::HelpReflex) {
             return unsupported("parry series in help-self, help-reflex and semi-reflex play");
