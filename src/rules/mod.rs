@@ -112,9 +112,9 @@ impl Goal {
             Goal::CounterMate => 12,
             Goal::AutoMate => 13,
             Goal::Chess81 => 14,
+            Goal::Proof => 15,
             Goal::Target(s) => 16 + s.0 as u64,
-            Goal::Proof => 11,
-            Goal::AToB => 12,
+            Goal::AToB => 80,
         }
     }
 
