@@ -124,18 +124,34 @@ impl Goal {
     /// `==`, `+`) or that Popeye leaves unmarked (`~`, `ep`, `00`).
     pub fn end_mark(self) -> &'static str {
         match self {
+            Goal::Mate | Goal::Stalemate | Goal::DoubleStalemate | Goal::Check | Goal::AnyMove | Goal::EnPassant | Goal::Castling => "",
+            g => g.symbol(),
+        }
+    }
+
+    /// The goal's symbol as a stipulation writes it: `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `x`,
+    /// `%`, `ep`, `00`, `##`, `##!`, `!#`, `c81`, `dia`, `a=>b`, and `z` for a target square
+    /// (without the square).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Goal::Mate => "#",
+            Goal::Stalemate => "=",
+            Goal::DoubleStalemate => "==",
+            Goal::Check => "+",
             Goal::MateOrStalemate => "#=",
+            Goal::AutoStalemate => "!=",
+            Goal::AnyMove => "~",
             Goal::Capture => "x",
             Goal::WinPiece => "%",
-            Goal::AutoStalemate => "!=",
-            Goal::Target(_) => "z",
+            Goal::EnPassant => "ep",
+            Goal::Castling => "00",
             Goal::Proof => "dia",
             Goal::AToB => "a=>b",
             Goal::DoubleMate => "##",
             Goal::CounterMate => "##!",
             Goal::AutoMate => "!#",
             Goal::Chess81 => "c81",
-            _ => "",
+            Goal::Target(_) => "z",
         }
     }
 
@@ -158,26 +174,10 @@ impl std::fmt::Display for Goal {
     /// The goal as a stipulation writes it: `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
     /// `ep`, `00`, `##`, `##!`, `!#` or `z` with the square (`zd5`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Goal::Mate => "#",
-            Goal::Stalemate => "=",
-            Goal::DoubleStalemate => "==",
-            Goal::Check => "+",
-            Goal::MateOrStalemate => "#=",
-            Goal::AutoStalemate => "!=",
-            Goal::AnyMove => "~",
-            Goal::Capture => "x",
-            Goal::WinPiece => "%",
-            Goal::EnPassant => "ep",
-            Goal::Castling => "00",
-            Goal::Proof => "dia",
-            Goal::AToB => "a=>b",
-            Goal::DoubleMate => "##",
-            Goal::CounterMate => "##!",
-            Goal::AutoMate => "!#",
-            Goal::Chess81 => "c81",
-            Goal::Target(s) => return write!(f, "z{}", crate::position::sq_name(*s)),
-        })
+        match self {
+            Goal::Target(s) => write!(f, "z{}", crate::position::sq_name(*s)),
+            g => f.write_str(g.symbol()),
+        }
     }
 }
 
