@@ -109,7 +109,9 @@ fn is_count_line(line: &str) -> bool {
     let words: Vec<&str> = line.split_whitespace().collect();
     let n = words.len();
     let num = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit());
-    let tail3 = n >= 3 && num(words[n - 3]) && words[n - 2] == "+" && num(words[n - 1]);
+    // A long stipulation runs into the count (`3a[#]d&-4hh[#]&4ad[#]&-4hh[=]8 + 10`).
+    let ends_in_num = |w: &str| w.ends_with(|c: char| c.is_ascii_digit());
+    let tail3 = n >= 3 && ends_in_num(words[n - 3]) && words[n - 2] == "+" && num(words[n - 1]);
     let tail5 = n >= 5
         && num(words[n - 5])
         && words[n - 4] == "+"
@@ -579,6 +581,7 @@ mod tests {
     fn count_lines() {
         assert!(is_count_line("  #2                          5 + 7"));
         assert!(is_count_line("  ser-h#5                3 + 3 + 2n"));
+        assert!(is_count_line("  Weiss 3a[#]d&-4hh[#]&4ad[#]&-4hh[=]8 + 10"));
         assert!(!is_count_line("   1.Ka1-b1 !"));
     }
 

@@ -335,31 +335,7 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
         out.push(String::new());
     }
     if is_battle(v) {
-        let cut = !v.options.variations && !v.options.post_key_play;
-        for (n, is_try) in ph.tries.iter().map(|t| (t, true)).chain(ph.keys.iter().map(|k| (k, false))) {
-            let mut shown = if cut { bare(n) } else { n.clone() };
-            if v.options.ignored.iter().any(|o| o == "NoShortVariations") {
-                shown = without_short(&shown, 1, stip.moves);
-            }
-            if v.options.post_key_play && shown.mv == "..." {
-                // Play after the key: the diagram is the position after it, and Popeye writes
-                // no key, only ` threat:` or ` zugzwang.` over the play when there is one.
-                let word = if shown.mark.is_empty() { threat_word(&shown, lang) } else { format!(" {}", shown.mark) };
-                if !word.is_empty() {
-                    out.push(word);
-                }
-                after_attack(out, &shown, 1, lang);
-                // The defences that refute it (the diagram does not work), each followed by
-                // Popeye's `refutes.`.
-                for r in &shown.refutations {
-                    out.push(format!("{}{}", defence_number(1), node_text(r, lang)));
-                    out.push(format!("        {}", words(lang).refutes));
-                }
-            } else {
-                key(out, &shown, is_try, lang);
-            }
-            out.push(String::new());
-        }
+        battle_lines(out, v, ph, lang);
     } else {
         let has_reply = stip.play != Play::Direct;
         for l in &ph.lines {
@@ -380,12 +356,98 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
     }
 }
 
+/// The keys and tries of battle play, each with its play, in Popeye's layout.
+fn battle_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
+    let stip = &v.stipulation;
+    // A structured stipulation that begins with the defender's move and names its side
+    // (`black 1d[#]a`, not `white - 1d[#]a`).
+    let named_defender = v.options.structured.as_ref().is_some_and(|s| {
+        s.first_mover() == s.side
+            && matches!(&s.expr, crate::problem::sstip::Expr::Branch(b) if b.kind == crate::problem::sstip::BranchKind::DefenceAttack)
+    });
+    let cut = !v.options.variations && !v.options.post_key_play;
+    for (n, is_try) in ph.tries.iter().map(|t| (t, true)).chain(ph.keys.iter().map(|k| (k, false))) {
+        let mut shown = if cut { bare(n) } else { n.clone() };
+        if v.options.ignored.iter().any(|o| o == "NoShortVariations") {
+            shown = without_short(&shown, 1, stip.moves);
+        }
+        if v.options.post_key_play && shown.mv == "..." {
+            // Play after the key: the diagram is the position after it, and Popeye writes
+            // no key, only ` threat:` or ` zugzwang.` over the play when there is one.
+            let word = if shown.mark.is_empty() { threat_word(&shown, lang) } else { format!(" {}", shown.mark) };
+            if !word.is_empty() {
+                out.push(word);
+            }
+            if named_defender {
+                // The structured stipulation names the defender, who moves first
+                // (`black 1d[#]a`): Popeye numbers its moves as the first side's.
+                for d in &shown.replies {
+                    named_defence(out, d, 1, lang);
+                }
+            } else {
+                after_attack(out, &shown, 1, lang);
+            }
+            // The defences that refute it (the diagram does not work), each followed by
+            // Popeye's `refutes.`.
+            for r in &shown.refutations {
+                out.push(format!("{}{}", defence_number(1), node_text(r, lang)));
+                out.push(format!("        {}", words(lang).refutes));
+            }
+        } else {
+            key(out, &shown, is_try, lang);
+        }
+        out.push(String::new());
+    }
+}
+
+/// A defence of post-key play numbered as the first side's move (`   1.Tb4*b6 #`), the
+/// attacker's answers under it as the second side's (`      1...`).
+fn named_defence(out: &mut Vec<String>, d: &Node, number: u32, lang: Lang) {
+    out.push(format!("{}{}", attack_number(number), node_text(d, lang)));
+    for a in &d.replies {
+        out.push(format!("{}{}{}", defence_number(number), node_text(a, lang), threat_word(a, lang)));
+        for t in &a.threat {
+            out.push(format!("{}{}", attack_number(number + 1), node_text(t, lang)));
+        }
+        for dd in &a.replies {
+            named_defence(out, dd, number + 1, lang);
+        }
+    }
+}
+
+/// For a structured stipulation with `&` at the root: for each operand (one phase each),
+/// whether it is played as a tree, and the slot its help lines are numbered from
+/// ([`help_line_from`]).
+fn and_parts(v: &Variant) -> Option<Vec<(bool, usize)>> {
+    use crate::problem::sstip::{Expr, SStipulation};
+    let s = v.options.structured.as_ref().filter(|s| s.translate().is_none() && matches!(s.expr, Expr::And(..)))?;
+    let parts = crate::solve::structured::and_operands(&s.expr)
+        .into_iter()
+        .map(|e| {
+            let sub = SStipulation { side: s.side, expr: e.clone() };
+            let stip = sub.translate().map(|t| t.stipulation).or_else(|| crate::solve::structured::stand_in(&sub).ok());
+            (stip.is_some_and(|st| st.is_battle()), usize::from(sub.first_mover() != s.side))
+        })
+        .collect();
+    Some(parts)
+}
+
 /// One twin's solution in Popeye's layout: the lines (blank lines included) of every phase of
 /// the record, cut to what Popeye's options print.
 pub fn solution_lines(v: &Variant, record: &Record, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
-    for ph in &record.tree {
-        phase_lines(&mut out, v, ph, lang);
+    let parts = and_parts(v);
+    for (i, ph) in record.tree.iter().enumerate() {
+        match parts.as_ref().and_then(|p| p.get(i)) {
+            Some(&(true, _)) => battle_lines(&mut out, v, ph, lang),
+            Some(&(false, slot)) => {
+                out.extend(ph.lines.iter().map(|l| help_line_from(l, slot, lang)));
+                if !ph.lines.is_empty() {
+                    out.push(String::new());
+                }
+            }
+            None => phase_lines(&mut out, v, ph, lang),
+        }
     }
     out
 }

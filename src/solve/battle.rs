@@ -943,7 +943,7 @@ impl<G: Game> Searcher<'_, G> {
 /// continuations: the same piece from the same square to the same square, whatever the
 /// conditions' effects in brackets (`f2-f3[+wRe2]` after a Parrain Circe capture is the
 /// threat `f2-f3`) and whether it captures (`Sc1*e2[+bPe7]` is the threat `Sc1-e2`).
-fn same_move(a: &str, b: &str) -> bool {
+pub(crate) fn same_move(a: &str, b: &str) -> bool {
     fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
         let mut depth = 0;
         s.chars()

@@ -9,7 +9,10 @@
 //!   goals of the move, and check). The moves of a nested help, series or one-move branch are
 //!   written after the line's own unless it begins with `/`.
 //! - An **attack** branch (`ad`) of one half-move at the root gives keys: the attacker's moves
-//!   after which a fork holds (`1a[!#]d`: every move that does not mate).
+//!   after which a fork holds (`1a[!#]d`: every move that does not mate). A longer one gives
+//!   a tree as direct play does: keys, tries (`Try`), threats or zugzwang, and variations
+//!   (`4a[#=]d[#=]`, `3:3a[!#]d`, `2ad[1a[+]d{+}]`).
+//! - `&` at the root plays each operand in turn, each its own phase (`3a[#]d & - 4hh[#]`).
 //! - Nested branches are tests: `ad` holds when the attacker forces a fork within the length,
 //!   `da` when the defender has no refutation (every defence reaches a fork of `d`, or the
 //!   attacker forces one after it; a defender without a move has none); `hh` and `s` when a
@@ -24,7 +27,7 @@
 //!   itself (`x`, `ep`, `00`, `z`).
 //!
 //! Not played here (the problem is unsupported, naming the element): the conditional right
-//! to move `?R?`, battle branches of more than one half-move at the root, `&` and `|` at the
+//! to move `?R?`, a defence branch (`da`) at the root that is no synonym, `|` and `!` at the
 //! root, and goals feerie does not play.
 
 use super::{Line, LineMove, Node, Phase, Role, SolveOptions, Solved};
@@ -45,21 +48,39 @@ use std::time::Instant;
 /// use feerie::solve::structured::stand_in;
 /// let s = SStipulation::parse("black 6hh[/2da[#]{!+}]").unwrap();
 /// assert_eq!(stand_in(&s).unwrap().to_string(), "h#3");
-/// let s = SStipulation::parse("white 7a[#]d").unwrap();
+/// let s = SStipulation::parse("white 3:3a[!#]d").unwrap();
+/// assert_eq!(stand_in(&s).unwrap().to_string(), "#2");
+/// let s = SStipulation::parse("white 3d[#]a").unwrap();
 /// assert!(stand_in(&s).is_err());
 /// ```
 pub fn stand_in(s: &SStipulation) -> Result<Stipulation, String> {
-    let Expr::Branch(b) = &s.expr else {
-        return Err(format!("the structured stipulation '{s}': '&', '|' and '!' at the root are not supported yet"));
-    };
     check_expr(&s.expr, s)?;
     let goal = first_goal(&s.expr).unwrap_or(Goal::Mate);
+    let b = match &s.expr {
+        Expr::Branch(b) => b,
+        Expr::And(..) => {
+            // `&` at the root: each operand is played on its own, as a synonym or here.
+            let parts = and_operands(&s.expr);
+            let mut first = None;
+            for part in parts {
+                let sub = SStipulation { side: s.side, expr: part.clone() };
+                let st = match sub.translate() {
+                    Some(t) => t.stipulation,
+                    None if matches!(part, Expr::Branch(_)) => stand_in(&sub)?,
+                    None => return Err(format!("the structured stipulation '{s}': '{part}' under '&' at the root is not supported yet")),
+                };
+                first.get_or_insert(st);
+            }
+            return first.ok_or_else(|| format!("the structured stipulation '{s}' is empty"));
+        }
+        _ => return Err(format!("the structured stipulation '{s}': '|' and '!' at the root are not supported yet")),
+    };
     match b.kind {
         BranchKind::Help => Ok(Stipulation::new(false, Play::Help, goal, (b.max / 2).max(1), b.max % 2 == 1)),
         BranchKind::Series => Ok(Stipulation::new(true, Play::Direct, goal, b.max.max(1), false)),
-        BranchKind::AttackDefence if b.max == 1 => Ok(Stipulation::new(false, Play::Direct, goal, 1, false)),
-        _ => Err(format!(
-            "the structured stipulation '{s}': battle play ('{b}') at the root is not supported yet, only an attack of one half-move"
+        BranchKind::AttackDefence => Ok(Stipulation::new(false, Play::Direct, goal, b.max.div_ceil(2).max(1), false)),
+        BranchKind::DefenceAttack => Err(format!(
+            "the structured stipulation '{s}': a defence branch ('{b}') at the root is not supported yet unless it is a synonym"
         )),
     }
 }
@@ -176,8 +197,8 @@ impl<G: Game> Search<G> {
         let Some(p) = Self::start(b, pos) else { return false };
         let last = if b.flip { None } else { last };
         match b.kind {
-            BranchKind::AttackDefence => self.attack(b, &p, last, 0),
-            BranchKind::DefenceAttack => self.defend(b, &p, last, 0),
+            BranchKind::AttackDefence => self.attack(b, &p, last, 0, b.max),
+            BranchKind::DefenceAttack => self.defend(b, &p, last, 0, b.max),
             BranchKind::Help | BranchKind::Series => {
                 let mut found = false;
                 self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |_| {
@@ -203,18 +224,19 @@ impl<G: Game> Search<G> {
         (any, end)
     }
 
-    /// Battle play, the attacker to move, `k` half-moves played.
-    fn attack(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
+    /// Battle play, the attacker to move, `k` half-moves played: whether it forces a fork
+    /// within `max` half-moves (at most the branch's length).
+    fn attack(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32, max: u32) -> bool {
         let (a_step, d_step) = steps(b);
         // The defender's constraints: after its moves, and at the start (before each attacking
         // move, the first one included).
-        if k >= b.max || self.tick() || !self.all_hold(&d_step.constraints, pos, last) {
+        if k >= max || self.tick() || !self.all_hold(&d_step.constraints, pos, last) {
             return false;
         }
         // At the last half-move, where a mate is the only fork of a game whose mates give
         // check, only the checking moves can reach it.
         let moves =
-            if k + 1 == b.max && matches!(a_step.forks.as_slice(), [Expr::Leaf(Leaf::Goal(Goal::Mate))]) && pos.needs_check(Goal::Mate) {
+            if k + 1 == max && matches!(a_step.forks.as_slice(), [Expr::Leaf(Leaf::Goal(Goal::Mate))]) && pos.needs_check(Goal::Mate) {
                 let mut v = Vec::new();
                 pos.checking_moves(&mut v);
                 v
@@ -227,7 +249,7 @@ impl<G: Game> Search<G> {
             if reached && k + 1 >= b.min.unwrap_or(0) {
                 return true;
             }
-            if k + 1 < b.max && self.defend(b, &after, Some((pos, m)), k + 1) {
+            if k + 1 < max && self.defend(b, &after, Some((pos, m)), k + 1, max) {
                 return true;
             }
         }
@@ -235,11 +257,11 @@ impl<G: Game> Search<G> {
     }
 
     /// Battle play, the defender to move, `k` half-moves played: true when it has no
-    /// refutation.
-    fn defend(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32) -> bool {
+    /// refutation within `max` half-moves.
+    fn defend(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32, max: u32) -> bool {
         let (a_step, d_step) = steps(b);
         // The attacker's constraints: after its moves, and at the start of a `da` branch.
-        if k >= b.max || self.tick() || !self.all_hold(&a_step.constraints, pos, last) {
+        if k >= max || self.tick() || !self.all_hold(&a_step.constraints, pos, last) {
             return false;
         }
         let moves = self.moves(pos);
@@ -249,7 +271,7 @@ impl<G: Game> Search<G> {
         for m in moves {
             let after = pos.play(m);
             let (reached, _) = self.forks(d_step, &after, Some((pos, m)));
-            let ok = (reached && k + 1 >= b.min.unwrap_or(0)) || (k + 1 < b.max && self.attack(b, &after, Some((pos, m)), k + 1));
+            let ok = (reached && k + 1 >= b.min.unwrap_or(0)) || (k + 1 < max && self.attack(b, &after, Some((pos, m)), k + 1, max));
             if !ok {
                 return false;
             }
@@ -421,6 +443,213 @@ impl<G: Game> Search<G> {
     }
 }
 
+/// Battle play at the root (`3a[#]d`, `4a[#=]d[#=]`, `2ad[1a[+]d{+}]`) as a tree, in the
+/// layout of the direct solver ([`super::battle`]): keys, tries with their refutations, and
+/// after each attacker's move its threat (the attacker's shortest continuations after a pass)
+/// or zugzwang and the defences that do not merely allow the threat, each with the
+/// attacker's shortest continuations. A defender's move that reaches a fork of its letter
+/// ends the play and is shown where the play ends (Popeye leaves out such short lines, as in
+/// self play, but with `MatesIn1`).
+impl<G: Game> Search<G> {
+    fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// Whether the attacker's move `m` from `pos` (`k` half-moves played) forces a fork
+    /// within `max` half-moves, and whether it reaches one at once.
+    fn wins(&mut self, b: &Branch, pos: &G, m: G::Move, k: u32, max: u32) -> (bool, bool) {
+        let (a_step, _) = steps(b);
+        let after = pos.play(m);
+        let reached = self.forks(a_step, &after, Some((pos, m))).0 && k + 1 >= b.min.unwrap_or(0);
+        (reached || (k + 1 < max && self.defend(b, &after, Some((pos, m)), k + 1, max)), reached)
+    }
+
+    /// The node of move `m` from `pos`: when it reaches a fork of `step`, the mark of the
+    /// leaf it reaches and, as its replies, the moves of a nested branch that is shown
+    /// (`2ad[1a[+]d{+}]`: `1...Kh7-g6 +` then `2.Th2-h6 +`).
+    fn move_node(&mut self, step: &Step, pos: &G, m: G::Move, role: Role, reached: bool, notation: crate::rules::Notation) -> Node {
+        let after = pos.play(m);
+        let mut node = Node::new(pos.move_text_in(m, Lang::En, notation), after.mark().to_string(), role);
+        if !reached {
+            return node;
+        }
+        let next = if role == Role::Defence { Role::Attack } else { Role::Defence };
+        for f in &step.forks {
+            let shown = self.shown_lines(f, &after, Some((pos, m)));
+            if shown.is_empty() {
+                continue;
+            }
+            for (mark, tail) in shown {
+                if let Some(mark) = mark {
+                    node.mark = mark;
+                }
+                node.replies.extend(chain(tail, next));
+            }
+            break;
+        }
+        node
+    }
+
+    /// The attacker's shortest continuations from `pos` (`k` half-moves played), within
+    /// `lim` half-moves: the length at which they force a fork (0 for none) and their nodes.
+    #[allow(clippy::too_many_arguments)]
+    fn att_nodes(&mut self, b: &Branch, pos: &G, last: Option<(&G, G::Move)>, k: u32, lim: u32, opts: &SolveOptions) -> (u32, Vec<Node>) {
+        let (a_step, _) = steps(b);
+        let mut found = 0;
+        for max in k + 1..=lim {
+            if self.attack(b, pos, last, k, max) {
+                found = max;
+                break;
+            }
+        }
+        if found == 0 {
+            return (0, Vec::new());
+        }
+        let mut nodes = Vec::new();
+        for m in self.moves(pos) {
+            if self.is_stopped() {
+                break;
+            }
+            let (wins, reached) = self.wins(b, pos, m, k, found);
+            if !wins {
+                continue;
+            }
+            let mut node = self.move_node(a_step, pos, m, Role::Attack, reached, opts.notation);
+            if !reached {
+                self.fill(&mut node, b, &pos.play(m), k + 1, found, opts);
+            }
+            nodes.push(node);
+        }
+        if nodes.len() > 1 {
+            for n in &mut nodes {
+                n.dual = true;
+            }
+        }
+        (found, nodes)
+    }
+
+    /// Fills the threat (or zugzwang) and the defences shown after an attacker's move that
+    /// forces a fork within `lim` half-moves, `q` the position after it (`k` half-moves
+    /// played).
+    fn fill(&mut self, node: &mut Node, b: &Branch, q: &G, k: u32, lim: u32, opts: &SolveOptions) {
+        let (_, d_step) = steps(b);
+        if k >= lim || self.is_stopped() {
+            return;
+        }
+        let mut threat = (0, Vec::new());
+        if !opts.no_threat && !q.in_check() && k + 1 < lim {
+            let (len, nodes) = self.att_nodes(b, &q.pass(), None, k + 1, lim, opts);
+            threat = (len, nodes.iter().map(|n| n.mv.clone()).collect::<Vec<_>>());
+            node.threat = nodes;
+            node.zugzwang = len == 0;
+        }
+        for d in self.moves(q) {
+            if self.is_stopped() {
+                break;
+            }
+            let r = q.play(d);
+            if self.forks(d_step, &r, Some((q, d))).0 && k + 1 >= b.min.unwrap_or(0) {
+                if k + 1 >= lim || opts.mates_in_1 {
+                    let dn = self.move_node(d_step, q, d, Role::Defence, true, opts.notation);
+                    node.replies.push(dn);
+                }
+                continue;
+            }
+            if k + 1 >= lim {
+                continue; // a refutation
+            }
+            let (len, cont) = self.att_nodes(b, &r, Some((q, d)), k + 1, lim, opts);
+            if len == 0 || (threat.0 > 0 && (len < threat.0 || (len == threat.0 && self.threat_works(b, &r, k + 1, &threat)))) {
+                continue; // a refutation, or no defence against the threat
+            }
+            let mut dn = Node::new(q.move_text_in(d, Lang::En, opts.notation), r.mark().to_string(), Role::Defence);
+            dn.replies = cont;
+            node.replies.push(dn);
+        }
+    }
+
+    /// Whether each first move of the threat (`threat.1`, forcing a fork within `threat.0`)
+    /// still does so from `r` (`k` half-moves played).
+    fn threat_works(&mut self, b: &Branch, r: &G, k: u32, threat: &(u32, Vec<String>)) -> bool {
+        let moves = self.moves(r);
+        for t in &threat.1 {
+            let found = moves.iter().find(|&&m| super::battle::same_move(&r.move_text_in(m, Lang::En, crate::rules::Notation::Native), t));
+            match found {
+                Some(&m) if self.wins(b, r, m, k, threat.0).0 => {}
+                _ => return false,
+            }
+        }
+        !threat.1.is_empty()
+    }
+
+    /// The defences from `q` (after the attacker's move `k`) after which the attacker forces
+    /// no fork within the branch.
+    fn refutations(&mut self, b: &Branch, q: &G, k: u32, opts: &SolveOptions) -> Vec<Node> {
+        let (a_step, d_step) = steps(b);
+        let mut out = Vec::new();
+        if !self.all_hold(&a_step.constraints, q, None) {
+            return out;
+        }
+        for d in self.moves(q) {
+            let r = q.play(d);
+            let ok = (self.forks(d_step, &r, Some((q, d))).0 && k + 1 >= b.min.unwrap_or(0))
+                || (k + 1 < b.max && self.attack(b, &r, Some((q, d)), k + 1, b.max));
+            if !ok {
+                out.push(Node::new(q.move_text_in(d, Lang::En, opts.notation), r.mark().to_string(), Role::Refutation));
+            }
+        }
+        out
+    }
+
+    /// Keys and tries of a battle branch at the root, the attacker to move in `p`.
+    fn battle_root(&mut self, b: &Branch, p: &G, opts: &SolveOptions, ph: &mut Phase) {
+        let (a_step, d_step) = steps(b);
+        if !self.all_hold(&d_step.constraints, p, None) {
+            return;
+        }
+        for m in self.moves(p) {
+            if self.is_stopped() {
+                break;
+            }
+            let (wins, reached) = self.wins(b, p, m, 0, b.max);
+            let after = p.play(m);
+            if wins {
+                let mut node = self.move_node(a_step, p, m, Role::Key, reached, opts.notation);
+                if !reached && opts.tree {
+                    self.fill(&mut node, b, &after, 1, b.max, opts);
+                }
+                ph.keys.push(node);
+            } else if opts.tries && b.max > 1 && !(opts.trivial_tries_avoid && after.in_check()) {
+                let refs = self.refutations(b, &after, 1, opts);
+                if !refs.is_empty() && refs.len() <= opts.defence.max(1) as usize && !self.is_stopped() {
+                    let mut node = Node::new(p.move_text_in(m, Lang::En, opts.notation), after.mark().to_string(), Role::Try);
+                    if opts.tree {
+                        self.fill(&mut node, b, &after, 1, b.max, opts);
+                    }
+                    node.refutations = refs;
+                    ph.tries.push(node);
+                }
+            }
+        }
+    }
+}
+
+/// The moves of a line as a chain of nodes, the first of `role`, the roles alternating.
+fn chain(line: Line, role: Role) -> Option<Node> {
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut r = role;
+    for m in line {
+        nodes.push(Node::new(m.mv, m.mark, r));
+        r = if r == Role::Defence { Role::Attack } else { Role::Defence };
+    }
+    let mut tail: Option<Node> = None;
+    while let Some(mut n) = nodes.pop() {
+        n.replies.extend(tail.take());
+        tail = Some(n);
+    }
+    tail
+}
+
 /// The attacker's and the defender's steps of a battle branch.
 fn steps(b: &Branch) -> (&Step, &Step) {
     if b.kind == BranchKind::DefenceAttack { (&b.second, &b.first) } else { (&b.first, &b.second) }
@@ -456,7 +685,9 @@ fn end_mark(own: &str, g: Goal) -> String {
 }
 
 /// Solves a structured stipulation from `pos` (whose side to move makes the first move).
-/// [`stand_in`] must have accepted it.
+/// [`stand_in`] must have accepted it. `&` at the root gives one phase for each operand, in
+/// order, labelled with it: an operand that is a synonym of an ordinary stipulation is solved
+/// as that one ([`super::solve`]), the others here.
 pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved {
     let mut search: Search<G> = Search {
         deadline: opts.timeout.map(|t| Instant::now() + t),
@@ -467,47 +698,92 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
         dead: HashSet::new(),
         found: 0,
     };
-    let mut ph = Phase::default();
-    if let Expr::Branch(b) = &s.expr {
-        // The problem's position has the first mover to move already (a `-` at the root
-        // included: [`SStipulation::first_mover`]).
-        {
-            let p = pos.clone();
-            match b.kind {
-                BranchKind::Help if plain_help(b).is_some() => {
-                    let (goal, lengths) = plain_help(b).unwrap_or((Goal::Mate, Vec::new()));
-                    let (lines, nodes, complete) = help_lengths(&p, goal, &lengths, opts);
-                    ph.lines = lines;
-                    search.nodes += nodes;
-                    if !complete {
-                        search.stopped.store(true, Ordering::Relaxed);
+    let mut phases = Vec::new();
+    let mut complete = true;
+    match &s.expr {
+        Expr::Branch(b) => phases.push(search.root(b, pos, opts)),
+        e => {
+            for part in and_operands(e) {
+                let sub = SStipulation { side: s.side, expr: part.clone() };
+                // The operand's first mover moves first (`3a[#]d & - 4hh[#]`).
+                let p = if sub.first_mover() == pos.to_move() {
+                    pos.clone()
+                } else if pos.in_check() {
+                    phases.push(Phase { label: Some(part.to_string()), ..Phase::default() });
+                    continue;
+                } else {
+                    pos.pass()
+                };
+                let mut ph = match (sub.translate(), part) {
+                    (Some(t), _) => {
+                        let o = SolveOptions { post_key: t.post_key_play, duplex: false, half_duplex: false, ..opts.clone() };
+                        let r = super::solve(&p, &t.stipulation, &o);
+                        search.nodes += r.nodes;
+                        complete &= r.complete;
+                        r.phases.into_iter().next().unwrap_or_default()
                     }
-                }
-                BranchKind::Help | BranchKind::Series => {
-                    ph.lines = collect(&mut search, b, &p, 0, opts);
-                    if opts.set_play && b.kind == BranchKind::Help && b.max > 1 && !p.in_check() {
-                        let shorter = Branch { max: b.max - 1, min: b.min.map(|m| m.saturating_sub(1)), ..b.as_ref().clone() };
-                        ph.set_lines = collect(&mut search, &shorter, &p.pass(), 1, opts);
-                    }
-                }
-                BranchKind::AttackDefence => {
-                    if search.all_hold(&b.second.constraints, &p, None) {
-                        for m in search.moves(&p) {
-                            let after = p.play(m);
-                            let (reached, _) = search.forks(&b.first, &after, Some((&p, m)));
-                            if reached {
-                                let mark = after.mark().to_string();
-                                ph.keys.push(Node::new(p.move_text_in(m, Lang::En, opts.notation), mark, Role::Key));
-                            }
-                        }
-                    }
-                }
-                BranchKind::DefenceAttack => {}
+                    (None, Expr::Branch(b)) => search.root(b, &p, opts),
+                    (None, _) => Phase::default(),
+                };
+                ph.label = Some(part.to_string());
+                phases.push(ph);
             }
         }
     }
     let stopped = search.stopped.load(Ordering::Relaxed);
-    Solved { phases: vec![ph], complete: !stopped, nodes: search.nodes }
+    Solved { phases, complete: complete && !stopped, nodes: search.nodes }
+}
+
+/// The operands of `&` at the root, left to right (`a & b & c`).
+pub fn and_operands(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::And(x, y) => {
+            let mut v = and_operands(x);
+            v.extend(and_operands(y));
+            v
+        }
+        _ => vec![e],
+    }
+}
+
+impl<G: Game> Search<G> {
+    /// The phase of a branch at the root, its first mover to move in `p`.
+    fn root(&mut self, b: &Branch, p: &G, opts: &SolveOptions) -> Phase {
+        let mut ph = Phase::default();
+        match b.kind {
+            BranchKind::Help if plain_help(b).is_some() => {
+                let (goal, lengths) = plain_help(b).unwrap_or((Goal::Mate, Vec::new()));
+                let (lines, nodes, complete) = help_lengths(p, goal, &lengths, opts);
+                ph.lines = lines;
+                self.nodes += nodes;
+                if !complete {
+                    self.stopped.store(true, Ordering::Relaxed);
+                }
+            }
+            BranchKind::Help | BranchKind::Series => {
+                ph.lines = collect(self, b, p, 0, opts);
+                if opts.set_play && b.kind == BranchKind::Help && b.max > 1 && !p.in_check() {
+                    let shorter = Branch { max: b.max - 1, min: b.min.map(|m| m.saturating_sub(1)), ..b.clone() };
+                    ph.set_lines = collect(self, &shorter, &p.pass(), 1, opts);
+                }
+            }
+            BranchKind::AttackDefence if b.max == 1 => {
+                if self.all_hold(&b.second.constraints, p, None) {
+                    for m in self.moves(p) {
+                        let after = p.play(m);
+                        let (reached, _) = self.forks(&b.first, &after, Some((p, m)));
+                        if reached {
+                            let mark = after.mark().to_string();
+                            ph.keys.push(Node::new(p.move_text_in(m, Lang::En, opts.notation), mark, Role::Key));
+                        }
+                    }
+                }
+            }
+            BranchKind::AttackDefence => self.battle_root(b, p, opts, &mut ph),
+            BranchKind::DefenceAttack => {}
+        }
+        ph
+    }
 }
 
 /// A help branch whose only fork is one leaf on the letter that ends it, without constraints
