@@ -498,7 +498,10 @@ pub fn judge(p: &Problem, section: &OutputSection, lang: Lang, timeout: std::tim
     if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::TimedOut) {
         return Judgement::TimedOut(format!("twin {}: {}", r.twin, r.reason));
     }
-    if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::Invalid) {
+    // A twin feerie refuses as Popeye does ([`crate::problem::Variant::refusal`]) is
+    // compared as it is printed: Popeye's words for the refusal.
+    let refused = |r: &crate::record::Record| variants.iter().any(|v| v.label == r.twin && v.refusal().is_some());
+    if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::Invalid && !refused(r)) {
         return Judgement::Invalid(r.reason.clone());
     }
     if records.len() != variants.len() {

@@ -206,6 +206,26 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
         .enumerate()
         .map(|(i, v)| {
             let start = Instant::now();
+            if let Some(why) = v.refusal() {
+                return Record {
+                    file: p.file.clone(),
+                    document: p.document,
+                    twin: v.label.clone(),
+                    twin_change: if v.label == "a" { String::new() } else { v.description.clone() },
+                    stipulation: v.stipulation.to_string(),
+                    title: title.clone(),
+                    verdict: VerdictKind::Invalid,
+                    reason: why,
+                    solutions: Vec::new(),
+                    short_solutions: Vec::new(),
+                    tries: Vec::new(),
+                    tree: Vec::new(),
+                    stated: p.stated.as_ref().map(|s| s.text.clone()),
+                    elapsed_ms: 0,
+                    nodes: 0,
+                    reserve: None,
+                };
+            }
             let opts = options_for(v, base);
             let stated = stated_for(p, &v.label, i, count);
             // The one place where a problem picks its game: below, all is generic.

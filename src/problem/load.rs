@@ -6,7 +6,7 @@ use super::error::{Fault, ProblemError};
 use super::meta::{Meta, read_meta};
 use super::options::{Parsed, parse_options};
 use super::solution::{SolutionHint, StatedSolution};
-use super::stipulation::{Play, Stipulation, StipulationError};
+use super::stipulation::{Stipulation, StipulationError};
 use super::twins::{Twin, parse_twin};
 use super::yaml::{Locator, RawDoc, field, first_text_line, kind_of, scalar, shorten, texts, untag};
 use super::{Diagram, Loaded, Problem, Rules};
@@ -261,12 +261,8 @@ fn interpret(
     let parsed: Parsed = parse_options(&items).map_err(|f| Fault::on(&[opt_key], &f.word, f.message))?;
     sketch.options = items.clone();
     unsupported.extend(parsed.unsupported.iter().cloned());
-    if parsed.options.stop_on_short
-        && stipulation.is_some_and(|s| !s.series && matches!(s.play, Play::Direct | Play::SelfPlay | Play::Reflex))
-    {
-        // Popeye refuses it there too ("not supported with direct play").
-        unsupported.push("option 'StopOnShortSolutions' in direct, self or reflex play (it applies to help and series play)".into());
-    }
+    // `StopOnShortSolutions` in direct play is refused when the problem is solved, as Popeye
+    // refuses it ([`super::Variant::refusal`]).
     let mut options = parsed.options.clone();
     options.post_key_play |= post_key_from_structured;
     options.structured = structured;

@@ -176,6 +176,17 @@ pub struct Variant {
     pub options: Options,
 }
 
+impl Variant {
+    /// Why this variant is not solved as asked, where Popeye refuses the same input:
+    /// `StopOnShortSolutions` in direct, self or reflex play (it applies to help and series
+    /// play; Popeye: `Option StopOnShortSolutions not supported with direct play.`).
+    pub fn refusal(&self) -> Option<String> {
+        let s = &self.stipulation;
+        (self.options.stop_on_short && !s.series && matches!(s.play, Play::Direct | Play::SelfPlay | Play::Reflex))
+            .then(|| "option 'StopOnShortSolutions' applies to help and series play, not to direct, self or reflex play".to_string())
+    }
+}
+
 /// What one document of a problem file gave.
 #[derive(Clone, Debug)]
 pub enum Loaded {

@@ -432,10 +432,18 @@ fn and_parts(v: &Variant) -> Option<Vec<(bool, usize)>> {
     Some(parts)
 }
 
+/// What Popeye prints for `StopOnShortSolutions` in direct play ([`Variant::refusal`]).
+pub const POPEYE_STOP_ON_SHORT_REFUSAL: &str = "Option  StopOnShortSolutions  not supported with direct play.";
+
 /// One twin's solution in Popeye's layout: the lines (blank lines included) of every phase of
 /// the record, cut to what Popeye's options print.
 pub fn solution_lines(v: &Variant, record: &Record, lang: Lang) -> Vec<String> {
     let mut out = Vec::new();
+    if v.refusal().is_some() {
+        // Popeye refuses it too, in these words.
+        out.push(POPEYE_STOP_ON_SHORT_REFUSAL.to_string());
+        return out;
+    }
     let parts = and_parts(v);
     for (i, ph) in record.tree.iter().enumerate() {
         match parts.as_ref().and_then(|p| p.get(i)) {
