@@ -126,6 +126,10 @@ fn is_count_line(line: &str) -> bool {
 /// and solves (or prints nothing), feerie says why in its own words or not at all.
 const KING_CAPTURE_WARNING: &str = "the side to play can capture the king";
 
+/// Popeye's warning on a diagram where a side has no king (and no `NoWk`/`NoBk`); Popeye
+/// solves it as if that option were given, and so does feerie, without the warning.
+const NO_KING_WARNING: &str = "both sides need a king";
+
 /// Whether a line is one of `option MoveNumbers`'s progress lines (`  3  (Ka1-b1 )`, with
 /// timings in a run without `-regression`).
 fn is_move_number_line(line: &str) -> bool {
@@ -226,7 +230,8 @@ fn section(lines: &[&str]) -> OutputSection {
             continue;
         }
         let Some(line) = strip_counter(line) else { continue };
-        if is_move_number_line(line) || is_intelligent_count(line) || line.trim() == KING_CAPTURE_WARNING {
+        if is_move_number_line(line) || is_intelligent_count(line) || line.trim() == KING_CAPTURE_WARNING || line.trim() == NO_KING_WARNING
+        {
             continue;
         }
         if twins.is_empty() {

@@ -1169,6 +1169,7 @@ fn generate(p: &Prob) -> Gen {
         }
     }
     let mut opts: Vec<Item> = p.options.clone();
+    opts.extend(implied_kingless(p));
     opts.extend(p.conditions.iter().cloned());
     if !opts.is_empty() && keep("options") {
         g.entry("options: ", &option_groups(&opts), true, s);
@@ -1184,6 +1185,36 @@ fn generate(p: &Prob) -> Gen {
         g.raw(l);
     }
     g
+}
+
+/// Popeye plays a side without a king as if `NoWk` or `NoBk` were given (it warns `both
+/// sides need a king` and solves): those options for the sides of the diagram that have no
+/// king, orthodox or neutral, and no such option. Not for proof games, nor where a twin may
+/// bring a king in (a twin word that names a king on a square).
+fn implied_kingless(p: &Prob) -> Vec<Item> {
+    if p.target.is_some() {
+        return Vec::new();
+    }
+    let is_king = |i: &Item| {
+        let code = i.text.rsplit(' ').next().unwrap_or_default();
+        code.len() == 3 && code.starts_with('K')
+    };
+    let twin_king = p.twins.iter().flat_map(|t| t.1.iter()).any(|w| {
+        let b = w.text.as_bytes();
+        b.len() == 3 && matches!(b[0], b'K' | b'k' | b'R' | b'r') && (b'a'..=b'h').contains(&b[1]) && (b'1'..=b'8').contains(&b[2])
+    });
+    let neutral_king = p.pieces[2].iter().any(is_king);
+    if twin_king || neutral_king {
+        return Vec::new();
+    }
+    let has = |names: [&str; 3]| p.options.iter().any(|o| names.iter().any(|n| o.text.eq_ignore_ascii_case(n)));
+    let mut out = Vec::new();
+    for (c, names) in [(0, ["NoWk", "OhneWk", "SansRB"]), (1, ["NoBk", "OhneSk", "SansRN"])] {
+        if !p.pieces[c].iter().any(is_king) && !has(names) {
+            out.push(made(names[0], p.start));
+        }
+    }
+    out
 }
 
 /// Reads a Popeye input file: one [`Loaded`] per problem.
