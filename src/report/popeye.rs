@@ -337,6 +337,11 @@ fn phase_lines(out: &mut Vec<String>, v: &Variant, ph: &Phase, lang: Lang) {
     if is_battle(v) {
         battle_lines(out, v, ph, lang);
     } else {
+        // Help-reflex play whose first mover must reach the goal at once: those moves, each
+        // followed by Popeye's `?!?`.
+        for t in ph.tries.iter().filter(|t| t.role == crate::solve::Role::Violation) {
+            out.push(format!("  1.{} ?!?", node_text(t, lang)));
+        }
         let has_reply = stip.play != Play::Direct;
         for l in &ph.lines {
             out.push(if let Some(slot) = structured_slot(v).filter(|_| !stip.series) {

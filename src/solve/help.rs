@@ -104,7 +104,7 @@ fn goal_in_one<G: Game>(q: &G, goal: Goal) -> bool {
 }
 
 /// The moves with which the side to move in `q` reaches `goal` at once ([`goal_moves`]).
-fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
+pub(super) fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
     let mut v = Vec::new();
     goal_moves(q, goal, &mut v);
     v.retain(|&m| q.play(m).goal_reached_by(q, m, goal));

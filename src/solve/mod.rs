@@ -408,6 +408,24 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
     }
     match stip.play {
         Play::Help | Play::HelpSelf | Play::HelpReflex => {
+            // Help-reflex play: a first mover that can reach the goal at once must. When it is
+            // not the side that is to reach it at the end (an odd number of help half-moves:
+            // White in `hr#1`), that ends play before the stipulation is met: no solution, and
+            // the forced moves are shown as such (Popeye's `1.Qf6-d8 # ?!?`). The other side's
+            // is a short solution (`hr#1.5`: `1...b3-b2 #`), found by the search.
+            if stip.play == Play::HelpReflex && stip.reci.is_none() && stip_plies(stip) % 2 == 1 {
+                let forced = help::goal_moves_in_one(pos, stip.goal);
+                if !forced.is_empty() {
+                    ph.tries = forced
+                        .into_iter()
+                        .map(|m| {
+                            let l = last_line_move(ctx, pos, m);
+                            Node::new(l.mv, l.mark, Role::Violation)
+                        })
+                        .collect();
+                    return ph;
+                }
+            }
             let plies = stip_plies(stip);
             let (lines, short) = help_with_short(ctx, pos, stip, plies, opts);
             (ph.lines, ph.short) = keep(lines, short, opts);
