@@ -83,8 +83,7 @@ const UNSUPPORTED_AT_MOST: usize = 24;
 
 /// Orthodox problems that still differ from Popeye's output, with the reason; the test
 /// checks that each still differs, so that the list shrinks as they are fixed.
-const KNOWN_DIFFERENCES: &[(&str, usize, &str)] =
-    &[("TESTS/help_play.inp", 11, "`hr#1` where White must mate: Popeye's `1.Qf6-d8 # ?!?` line is not shown")];
+const KNOWN_DIFFERENCES: &[(&str, usize, &str)] = &[];
 
 /// The orthodox problems of the suite, at least (569 in session 17: proof games with a fairy
 /// condition or without a king now name it and no longer count as orthodox).
