@@ -87,8 +87,7 @@ impl<G: Game> ParrySeries<'_, G> {
             if !parry && after_series_move {
                 p = p.pass();
             }
-            let lm = line_move(self.ctx(), &p, m);
-            line.push(if parry { lm.as_parry() } else { lm });
+            line.push(if parry { line_move(self.ctx(), &p, m).as_parry() } else { self.s.series_move(&p, m) });
             p = p.play(m);
             after_series_move = !parry;
         }
@@ -150,7 +149,7 @@ impl<G: Game> ParrySeries<'_, G> {
             }
             found
         } else {
-            q.has_move() && self.help_lines(&q.pass(), rest, steps, out)
+            self.s.may_pass(q) && self.help_lines(&q.pass(), rest, steps, out)
         }
     }
 

@@ -115,7 +115,7 @@ impl<G: Game> Series<'_, G> {
         for (i, &m) in prefix.iter().enumerate() {
             // In `ser-#` the series' last move reaches the goal: with the goal's mark.
             let goal_move = ends.is_empty() && i + 1 == prefix.len();
-            line.push(if goal_move { last_line_move(self.ctx, &p, m) } else { line_move(self.ctx, &p, m) });
+            line.push(if goal_move { last_line_move(self.ctx, &p, m) } else { self.series_move(&p, m) });
             p = p.play(m);
             if i + 1 < prefix.len() {
                 p = p.pass();
@@ -159,6 +159,24 @@ impl<G: Game> Series<'_, G> {
             _ => return None,
         };
         p.plan(self.goal, mated, mated_moves, mating_moves)
+    }
+
+    /// Whether the series goes on past `q` (the other side to move, not in check): in `ser-h`
+    /// the other side makes no move until the end, so that it may stand stalemated on the
+    /// way (Popeye's pser-h#7 of `pseries.inp`: `4.Kb3-a2` leaves White without a move, its
+    /// rook pinned); in the other series a side without a move ends the play there.
+    pub(super) fn may_pass(&self, q: &G) -> bool {
+        self.end == SeriesEnd::Help || q.has_move()
+    }
+
+    /// A series move that does not end the series, as written in a line: in `ser-h` without
+    /// the mark of the other side's stalemate on the way, which Popeye does not write.
+    pub(super) fn series_move(&self, p: &G, m: G::Move) -> LineMove {
+        let mut lm = line_move(self.ctx, p, m);
+        if self.end == SeriesEnd::Help && matches!(lm.mark.as_str(), "=" | "==") {
+            lm.mark.clear();
+        }
+        lm
     }
 
     /// Whether a series goes on after a move that could end it (`ended`): always in `ser-h`
@@ -235,7 +253,7 @@ impl<G: Game> Series<'_, G> {
                 }
                 None => false,
             };
-            if self.goes_on(ended) && k > 1 && !q.in_check() && q.has_move() {
+            if self.goes_on(ended) && k > 1 && !q.in_check() && self.may_pass(&q) {
                 let next = q.pass();
                 if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
                     found = true;
@@ -299,7 +317,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
                 }
                 None => false,
             };
-            if s.goes_on(ended) && k > 1 && !q.in_check() && q.has_move() {
+            if s.goes_on(ended) && k > 1 && !q.in_check() && s.may_pass(&q) {
                 s.search(&q.pass(), k - 1, plan.as_ref().and_then(|pl| pl.as_ref()), &mut prefix, &mut out);
             }
         }
