@@ -90,8 +90,12 @@ fn faults_and_what_is_not_played() {
         Loaded::Invalid(e) => assert!(e.to_string().contains("keep one"), "{e}"),
         other => panic!("{other:?}"),
     }
-    match load("---\nsstipulation: white 4a[#=]d[#=]\nalgebraic: {white: [Kb6, Rh1], black: [Ka8]}\n") {
-        Loaded::Unsupported { reason, .. } => assert!(reason.contains("4a[#=]d[#=]") && reason.contains("battle play"), "{reason}"),
+    match load("---\nsstipulation: white 3d[#]a\nalgebraic: {white: [Kb6, Rh1], black: [Ka8]}\n") {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("3d[#]a") && reason.contains("defence branch"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    match load("---\nsstipulation: white 3a[#]d | 4hh[#]\nalgebraic: {white: [Kb6, Rh1], black: [Ka8]}\n") {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("'|' and '!' at the root"), "{reason}"),
         other => panic!("{other:?}"),
     }
     match load("---\nsstipulation: black 4hh[##]\nalgebraic: {white: [Kb6, Rh1], black: [Ka8]}\n") {
