@@ -121,8 +121,8 @@ fn json_text_and_direct_play() {
     assert_eq!(records[0]["short_solutions"], serde_json::json!([["Ke8-f8", "Rc4-c8"]]));
     assert_eq!(records[0]["tree"][0]["short"], serde_json::json!([0]));
     assert_eq!(records[0]["verdict"], "cooked");
-    // Popeye refuses StopOnShortSolutions in direct play; feerie calls it unsupported there.
-    assert_eq!(records[3]["verdict"], "unsupported");
+    // Popeye refuses StopOnShortSolutions in direct play, and so does feerie: invalid input.
+    assert_eq!(records[3]["verdict"], "invalid");
     assert!(records[3]["reason"].as_str().is_some_and(|r| r.contains("StopOnShortSolutions")));
     let out = Command::cargo_bin("feerie")
         .expect("the binary")
