@@ -64,6 +64,19 @@ fn help_and_series_reports_are_deterministic() {
     same_for_any_search("problems/series.yaml");
 }
 
+/// A series whose work lies mostly below one first move is split over the second series
+/// move when several threads search it (tests/data/series/): the lines and their order stay
+/// those of one thread.
+#[test]
+fn series_split_below_a_narrow_first_level_is_deterministic() {
+    // With a table throughout: without one this series takes a minute.
+    let file = "tests/data/series/narrow-first-level.yaml";
+    let base = records(file, 1, 16);
+    for threads in [2, 3, 4] {
+        assert_eq!(base, records(file, threads, 16), "{file}: threads {threads}");
+    }
+}
+
 #[test]
 fn xiangqi_reports_are_deterministic() {
     same_for_any_search("problems/xiangqi/shiqing-yaqu.yaml");

@@ -1,5 +1,5 @@
 //! Popeye input files (`.inp`): reading, keywords in three languages, located faults, and a
-//! count over Popeye's own input suite (`../shared/corpus/popeye/input`).
+//! count over Popeye's own input suite (its copy in `tests/data/popeye-input/`).
 
 use feerie::problem::{Loaded, load_path};
 use std::collections::BTreeMap;
@@ -18,19 +18,15 @@ fn inp_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Reads (without solving) every `.inp` file of Popeye's suite: none panics, and the counts of
-/// ready, unsupported and invalid problems are printed with the commonest faults.
+/// Reads (without solving) every `.inp` file of Popeye's suite (the copy in
+/// `tests/data/popeye-input/`, the whole of `../shared/corpus/popeye/input`): none panics, and
+/// the counts of ready, unsupported and invalid problems are printed with the commonest faults.
 #[test]
 fn popeye_suite_reads() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/popeye/input");
-    if !dir.is_dir() {
-        assert!(std::env::var_os("FEERIE_REQUIRE_SHARED").is_none(), "{} is absent but FEERIE_REQUIRE_SHARED is set", dir.display());
-        println!("note: {} is absent; the Popeye suite was not read", dir.display());
-        return;
-    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/popeye-input");
     let mut files = Vec::new();
     inp_files(&dir, &mut files);
-    assert!(files.len() > 100, "only {} .inp files under {}", files.len(), dir.display());
+    assert_eq!(files.len(), 283, ".inp files under {}", dir.display());
     let (mut ready, mut unsupported, mut invalid) = (0, 0, 0);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     let mut unsup: BTreeMap<String, usize> = BTreeMap::new();
@@ -66,7 +62,10 @@ fn popeye_suite_reads() {
     for (m, n) in top.iter().take(10) {
         println!("  unsupported {n:4}: {m}");
     }
-    assert!(ready > 0);
+    // At the time of writing 2,572 problems: 1,010 ready, 1,562 unsupported (fairy rules and
+    // stipulations not played yet), the rest invalid; support only grows.
+    assert!(ready >= 1000, "only {ready} problems ready");
+    assert!(ready + unsupported + invalid >= 2500, "only {} problems read", ready + unsupported + invalid);
 }
 
 use feerie::problem::Problem;

@@ -533,6 +533,23 @@ pub fn merge(a: &MergeArgs) -> ExitCode {
 mod tests {
     use super::*;
 
+    /// `--jobs N --hash M`: each of the N searches solving side by side gets M/N megabytes, to
+    /// the byte, and its table never takes more, so the run as a whole stays within M.
+    #[test]
+    fn jobs_share_the_hash_budget() {
+        let limits = |hash_mb| LimitArgs { threads: 1, hash_mb, timeout: None, notation: super::super::solve::NotationArg::Iccs };
+        for (hash, jobs) in [(128, 1), (128, 3), (1, 2), (1, 16), (0, 4), (5, 7)] {
+            let (n, opts) = batch_options(&limits(hash), jobs, Arc::new(AtomicBool::new(false)));
+            assert_eq!(n, jobs);
+            assert_eq!(opts.table_bytes(), (hash << 20) / jobs);
+            let table = crate::solve::tt::Table::with_bytes(opts.table_bytes());
+            assert!(n * table.capacity_bytes() <= hash << 20, "--hash {hash} --jobs {jobs}: {} bytes each", table.capacity_bytes());
+            assert!(table.slots_in_use() * crate::solve::tt::SLOT_BYTES <= table.capacity_bytes());
+            // Not wasted either: at least half of each share is used (a power of two of slots).
+            assert!(2 * table.capacity_bytes() > opts.table_bytes() || opts.table_bytes() < crate::solve::tt::SLOT_BYTES);
+        }
+    }
+
     #[test]
     fn shards() {
         assert_eq!(parse_shard("1/2"), Ok(Shard { index: 1, count: 2 }));

@@ -150,6 +150,16 @@ impl Default for SolveOptions {
     }
 }
 
+impl SolveOptions {
+    /// The bytes one search may give its tables: `hash_mb` megabytes shared out among the
+    /// `hash_share` searches running at once, to the byte. Every table of a search (the
+    /// transposition table, and the memos of proof games and structured stipulations) is cut
+    /// from it, so that a `check` run as a whole stays within `--hash`.
+    pub fn table_bytes(&self) -> usize {
+        self.hash_mb.saturating_mul(1 << 20) / self.hash_share.max(1)
+    }
+}
+
 /// Receives progress from a running solve.
 pub trait Progress: Send + Sync + std::fmt::Debug {
     /// `done` of `total` first-level moves searched at the current `depth`.
@@ -341,7 +351,7 @@ pub fn solve<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solve
 
 fn solve_inner<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solved {
     let ctx = Ctx {
-        tt: Table::with_bytes(opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1)),
+        tt: Table::with_bytes(opts.table_bytes()),
         stop: opts.cancel.clone().unwrap_or_default(),
         deadline: opts.timeout.map(|t| Instant::now() + t),
         nodes: AtomicU64::new(0),

@@ -396,8 +396,8 @@ impl Search<'_> {
             k = (k ^ (kb & mine)).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(17 + i as u32);
         }
         k ^= (p.by_color[1 - ci].count_ones() as u64) << 58;
-        // Fairy pieces are not in the kinds' bitboards: no memory for them.
-        if self.target.fairy.is_some() || p.has_fairy() {
+        // Fairy pieces are not in the kinds' bitboards: no memory for them (nor with `--hash 0`).
+        if self.target.fairy.is_some() || p.has_fairy() || self.need_cache.is_empty() {
             return moves_needed(p, &self.target, c);
         }
         let slot = (k as usize) & (self.need_cache.len() - 1);
@@ -560,6 +560,16 @@ pub fn solve_proof(start: &Position, target: &Position, stip: &Stipulation, opts
     solve_with(start, target, stip, opts, true)
 }
 
+/// The slots of the bound's cache (a power of two, at most 2^16, a quarter of the budget at
+/// most) and of the table of failed positions (the rest) within `bytes`: together they never
+/// take more.
+fn proof_tables(bytes: usize) -> (usize, usize) {
+    let need_bytes = std::mem::size_of::<(u64, u32)>();
+    let quarter = bytes / 4 / need_bytes;
+    let need = if quarter == 0 { 0 } else { (1usize << (usize::BITS - 1 - quarter.leading_zeros())).min(1 << 16) };
+    (need, (bytes - need * need_bytes) / std::mem::size_of::<u64>())
+}
+
 fn solve_with(start: &Position, target: &Position, stip: &Stipulation, opts: &SolveOptions, bound: bool) -> Solved {
     let ctx = Ctx {
         tt: super::tt::Table::with_bytes(0),
@@ -578,17 +588,17 @@ fn solve_with(start: &Position, target: &Position, stip: &Stipulation, opts: &So
         max_flights: None,
         goal_is_end: false,
     };
-    let entries = (opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1) / 8).max(1 << 10);
+    let (need_slots, failed_slots) = proof_tables(opts.table_bytes());
     let form = if stip.series { Form::Series { closing: stip.play == Play::Help, parry: stip.parry.is_some() } } else { Form::Help };
     let mut s = Search {
         ctx: &ctx,
         target: Target::of(target),
         form,
         exact: stip.exact,
-        failed: vec![0; entries],
+        failed: vec![0; failed_slots],
         path: Vec::new(),
         lines: Vec::new(),
-        need_cache: vec![(0, 0); 1 << 16],
+        need_cache: vec![(0, 0); need_slots],
         use_table: bound,
         use_bound: bound,
     };
@@ -661,6 +671,19 @@ mod tests {
             s.phases[0].lines.iter().map(|l| l.iter().map(|m| format!("{}{}", m.mv, m.mark)).collect::<Vec<_>>().join(" ")).collect();
         v.sort();
         v
+    }
+
+    /// The proof search's two tables share the budget and never take more than it.
+    #[test]
+    fn proof_tables_stay_within_the_budget() {
+        for bytes in [0usize, 7, 16, 100, 4096, 1 << 20, (128 << 20) / 3, 128 << 20] {
+            let (need, failed) = proof_tables(bytes);
+            assert!(need == 0 || need.is_power_of_two(), "{bytes}: {need}");
+            assert!(need * 16 + failed * 8 <= bytes, "{bytes}: {need} + {failed}");
+            assert!(bytes < 64 || failed * 8 >= bytes / 2, "{bytes}: the failed table gets the most");
+        }
+        assert_eq!(proof_tables(0), (0, 0));
+        assert_eq!(proof_tables(128 << 20).0, 1 << 16);
     }
 
     #[test]

@@ -191,13 +191,30 @@ impl<G: Game> Series<'_, G> {
 
     /// Series side to move in `p`, up to `k` moves left; `plan`: its plan, if any.
     fn search(&self, p: &G, k: u32, plan: Option<&G::Plan>, prefix: &mut Vec<G::Move>, out: &mut Vec<Line>) -> bool {
+        let Some((key, moves)) = self.children(p, k, plan) else { return false };
+        let mut found = false;
+        for (m, may_end) in moves {
+            found |= self.step(p, k, m, may_end, plan, prefix, out);
+        }
+        if !found && !self.ctx.is_stopped() {
+            self.ctx.tt.put(key, 1, k as u8);
+        }
+        found
+    }
+
+    /// The moves [`Series::search`] tries from `p` (series side to move, up to `k` moves left),
+    /// in order, each with whether the series may end with it (in `ser-h#` and `ser-h=`, only
+    /// where a mate or stalemate in one can follow), and the table key of `p`; `None` when
+    /// `p` is known to lead to no line (the table, the bound where `plan` is `None`, a
+    /// reflex goal the series side must take).
+    fn children(&self, p: &G, k: u32, plan: Option<&G::Plan>) -> Option<(u64, Children<G::Move>)> {
         if k == 0 || self.ctx.tick() {
-            return false;
+            return None;
         }
         // The table first: a probe costs less than the bound.
         let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64 + 8 * self.exact as u64);
         if self.ctx.tt.get(key).is_some() || (plan.is_none() && self.goal_unreachable(p, k)) {
-            return false;
+            return None;
         }
         let mut moves = Vec::new();
         p.moves(&mut moves);
@@ -211,7 +228,7 @@ impl<G: Game> Series<'_, G> {
         // Reflex: a series side that can reach the goal itself must (and so fails).
         if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached_by(p, m, self.goal)) {
             self.ctx.tt.put(key, 1, k as u8);
-            return false;
+            return None;
         }
         // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
         // (in the same order).
@@ -221,7 +238,7 @@ impl<G: Game> Series<'_, G> {
             v
         });
         let mut next_mateable = 0;
-        let mut found = false;
+        let mut out = Vec::with_capacity(moves.len());
         for &m in &moves {
             let may_end = match &mateable {
                 Some(v) if v.get(next_mateable) == Some(&m) => {
@@ -234,38 +251,67 @@ impl<G: Game> Series<'_, G> {
             if !may_end && k == 1 {
                 continue;
             }
-            let child_plan = match plan {
-                Some(pl) => match p.plan_after(pl, m) {
-                    Some(c) => Some(c),
-                    None => continue, // no picture can be reached in time
-                },
-                None => None,
-            };
-            let q = p.play(m);
-            prefix.push(m);
-            // `exact-`: only the last series move may end the series.
-            let may_end = may_end && (!self.exact || k == 1);
-            let ended = match if may_end { self.endings(p, m, &q) } else { None } {
-                Some(ends) => {
-                    self.push_endings(prefix, ends, out);
-                    found = true;
-                    true
-                }
-                None => false,
-            };
-            if self.goes_on(ended) && k > 1 && !q.in_check() && self.may_pass(&q) {
-                let next = q.pass();
-                if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
-                    found = true;
-                }
+            out.push((m, may_end));
+        }
+        Some((key, out))
+    }
+
+    /// One move `m` of [`Series::search`] from `p` (`k` moves left, `may_end` as
+    /// [`Series::children`] gives it): the lines it ends and those that go on from it.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &self,
+        p: &G,
+        k: u32,
+        m: G::Move,
+        may_end: bool,
+        plan: Option<&G::Plan>,
+        prefix: &mut Vec<G::Move>,
+        out: &mut Vec<Line>,
+    ) -> bool {
+        let child_plan = match plan {
+            Some(pl) => match p.plan_after(pl, m) {
+                Some(c) => Some(c),
+                None => return false, // no picture can be reached in time
+            },
+            None => None,
+        };
+        let q = p.play(m);
+        prefix.push(m);
+        // `exact-`: only the last series move may end the series.
+        let may_end = may_end && (!self.exact || k == 1);
+        let mut found = false;
+        let ended = match if may_end { self.endings(p, m, &q) } else { None } {
+            Some(ends) => {
+                self.push_endings(prefix, ends, out);
+                found = true;
+                true
             }
-            prefix.pop();
+            None => false,
+        };
+        if self.goes_on(ended) && k > 1 && !q.in_check() && self.may_pass(&q) {
+            let next = q.pass();
+            if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
+                found = true;
+            }
         }
-        if !found && !self.ctx.is_stopped() {
-            self.ctx.tt.put(key, 1, k as u8);
-        }
+        prefix.pop();
         found
     }
+}
+
+/// The moves [`Series::children`] gives, each with whether the series may end with it.
+type Children<M> = Vec<(M, bool)>;
+
+/// A task of the split search of [`series`], below a first move.
+#[derive(Clone, Copy)]
+enum Part<M> {
+    /// The first move's whole subtree (the search not split).
+    Whole,
+    /// Only the lines the first move ends.
+    Ends,
+    /// The subtree of one second series move, with whether the series may end with it.
+    Child(M, bool),
 }
 
 pub(super) fn series_end(stip: &Stipulation) -> SeriesEnd {
@@ -296,29 +342,66 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     if s.end == SeriesEnd::Reflex && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, stip.goal)) {
         return Vec::new();
     }
-    let total = first.len();
-    let done = std::sync::atomic::AtomicUsize::new(0);
     let root_plan = s.plan(pos, k);
-    let parts: Vec<Vec<Line>> = par_map(&first, |&m| {
+    // The plan after a first move: `None` without a plan, `Some(None)` when no picture can be
+    // reached in time after it.
+    let plan_after = |m: G::Move| root_plan.as_ref().map(|pl| pos.plan_after(pl, m));
+    // The lines a first move ends (pushed to `out`), and the position after it where the
+    // series goes on, if it does.
+    let first_step = |m: G::Move, out: &mut Vec<Line>| -> Option<G> {
+        if plan_after(m).is_some_and(|pl| pl.is_none()) {
+            // No picture can be reached in time after this move.
+            return None;
+        }
+        let q = pos.play(m);
+        // `exact-`: only the last series move may end the series.
+        let may_end = !s.exact || k == 1;
+        let ended = match if may_end { s.endings(pos, m, &q) } else { None } {
+            Some(ends) => {
+                s.push_endings(&[m], ends, out);
+                true
+            }
+            None => false,
+        };
+        (s.goes_on(ended) && k > 1 && !q.in_check() && s.may_pass(&q)).then(|| q.pass())
+    };
+    // With several threads and a series long enough, the work is split over the first two
+    // series moves, so that a narrow first level (a few first moves, or one that holds most
+    // of the search) still keeps every thread busy; the lines come out in the order of the
+    // one-thread search.
+    let split = rayon::current_num_threads() > 1 && k > 2;
+    let mut tasks: Vec<(G::Move, Part<G::Move>)> = Vec::new();
+    for &m in &first {
+        if !split {
+            tasks.push((m, Part::Whole));
+            continue;
+        }
+        tasks.push((m, Part::Ends));
+        let Some(next) = first_step(m, &mut Vec::new()) else { continue };
+        let child_plan = plan_after(m).flatten();
+        if let Some((_, kids)) = s.children(&next, k - 1, child_plan.as_ref()) {
+            tasks.extend(kids.into_iter().map(|(m2, may_end)| (m, Part::Child(m2, may_end))));
+        }
+    }
+    let total = tasks.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<Vec<Line>> = par_map(&tasks, |&(m, part)| {
         SERIES_GATE.set(Gate::default());
         let mut out = Vec::new();
-        let q = pos.play(m);
-        let mut prefix = vec![m];
-        let plan = root_plan.as_ref().map(|pl| pos.plan_after(pl, m));
-        if plan.as_ref().is_some_and(|pl| pl.is_none()) {
-            // No picture can be reached in time after this move.
-        } else {
-            // `exact-`: only the last series move may end the series.
-            let may_end = !s.exact || k == 1;
-            let ended = match if may_end { s.endings(pos, m, &q) } else { None } {
-                Some(ends) => {
-                    s.push_endings(&prefix, ends, &mut out);
-                    true
+        match part {
+            Part::Whole => {
+                if let Some(next) = first_step(m, &mut out) {
+                    let plan = plan_after(m).flatten();
+                    s.search(&next, k - 1, plan.as_ref(), &mut vec![m], &mut out);
                 }
-                None => false,
-            };
-            if s.goes_on(ended) && k > 1 && !q.in_check() && s.may_pass(&q) {
-                s.search(&q.pass(), k - 1, plan.as_ref().and_then(|pl| pl.as_ref()), &mut prefix, &mut out);
+            }
+            Part::Ends => {
+                first_step(m, &mut out);
+            }
+            Part::Child(m2, may_end) => {
+                let next = pos.play(m).pass();
+                let plan = plan_after(m).flatten();
+                s.step(&next, k - 1, m2, may_end, plan.as_ref(), &mut vec![m], &mut out);
             }
         }
         let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;

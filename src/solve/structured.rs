@@ -113,8 +113,18 @@ fn check_expr(e: &Expr, s: &SStipulation) -> Result<(), String> {
     }
 }
 
-/// Most nested tests kept at once (the table is emptied when full).
+/// Most nested tests kept at once (the table is emptied when full), whatever the budget.
 const MEMO_ENTRIES: usize = 1 << 20;
+
+/// The most entries a hash map of `T` may hold within `bytes` allocated, at most
+/// [`MEMO_ENTRIES`]: the map keeps a power of two of buckets at most 7/8 full, each of one `T`
+/// and one control byte, so `n` entries take at most `2 × 8/7 × n` buckets (just after a
+/// growth), and never fewer than 4, plus a group of 16 control bytes.
+fn map_entries<T>(bytes: usize) -> usize {
+    let bucket = std::mem::size_of::<T>() + 1;
+    let per = bucket * 16 / 7 + 1;
+    (bytes.saturating_sub(16 + 4 * bucket) / per).min(MEMO_ENTRIES)
+}
 
 /// The search's state: limits and the table of nested tests already made.
 struct Search<G: Game> {
@@ -131,6 +141,11 @@ struct Search<G: Game> {
     dead: HashSet<(usize, u64, u32, u32)>,
     /// Lines found so far (to tell a subtree without any).
     found: u64,
+    /// Most entries of `memo`: what half the search's table budget holds
+    /// ([`SolveOptions::table_bytes`]; none with `--hash 0`).
+    memo_cap: usize,
+    /// Most entries of `dead`: what the other half holds.
+    dead_cap: usize,
 }
 
 impl<G: Game> Search<G> {
@@ -173,8 +188,8 @@ impl<G: Game> Search<G> {
                     return r;
                 }
                 let r = self.branch_holds(b, pos, last);
-                if !self.stopped.load(Ordering::Relaxed) {
-                    if self.memo.len() >= MEMO_ENTRIES {
+                if !self.stopped.load(Ordering::Relaxed) && self.memo_cap > 0 {
+                    if self.memo.len() >= self.memo_cap {
                         self.memo.clear();
                     }
                     self.memo.insert(key, r);
@@ -305,8 +320,8 @@ impl<G: Game> Search<G> {
         }
         let found_before = self.found;
         let r = self.lines_from(b, pos, k, offset, line, found);
-        if k > 0 && !r && self.found == found_before && !self.stopped.load(Ordering::Relaxed) {
-            if self.dead.len() >= MEMO_ENTRIES {
+        if k > 0 && !r && self.found == found_before && !self.stopped.load(Ordering::Relaxed) && self.dead_cap > 0 {
+            if self.dead.len() >= self.dead_cap {
                 self.dead.clear();
             }
             self.dead.insert(dead_key);
@@ -697,6 +712,8 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
         memo: HashMap::new(),
         dead: HashSet::new(),
         found: 0,
+        memo_cap: map_entries::<((usize, u64, Option<G::Move>), bool)>(opts.table_bytes() / 2),
+        dead_cap: map_entries::<(usize, u64, u32, u32)>(opts.table_bytes() / 2),
     };
     let mut phases = Vec::new();
     let mut complete = true;
@@ -804,7 +821,7 @@ fn plain_help(b: &Branch) -> Option<(Goal, Vec<u32>)> {
 /// whether the search ended.
 fn help_lengths<G: Game>(pos: &G, goal: Goal, lengths: &[u32], opts: &SolveOptions) -> (Vec<Line>, u64, bool) {
     let ctx = super::Ctx {
-        tt: super::tt::Table::with_bytes(opts.hash_mb.saturating_mul(1 << 20) / opts.hash_share.max(1)),
+        tt: super::tt::Table::with_bytes(opts.table_bytes()),
         stop: opts.cancel.clone().unwrap_or_default(),
         deadline: opts.timeout.map(|t| Instant::now() + t),
         nodes: std::sync::atomic::AtomicU64::new(0),
@@ -837,4 +854,38 @@ fn collect<G: Game>(search: &mut Search<G>, b: &Branch, p: &G, offset: u32, opts
     });
     lines.sort_by_key(|l| l.len());
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes a hash map has allocated, from its capacity (buckets 7/8 full at most, one
+    /// control byte each, and a group of control bytes).
+    fn allocated<T>(capacity: usize) -> usize {
+        if capacity == 0 {
+            return 0;
+        }
+        let buckets = if capacity < 8 { capacity + 1 } else { (capacity * 8).div_ceil(7).next_power_of_two() };
+        buckets * (std::mem::size_of::<T>() + 1) + 16
+    }
+
+    /// A memo filled to its most entries stays within its share of the budget, whatever the
+    /// budget (the growth of a real hash map measured, not assumed).
+    #[test]
+    fn memos_stay_within_the_budget() {
+        type Dead = (usize, u64, u32, u32);
+        for bytes in [0usize, 100, 1000, 4096, 65_536, 100_000, 1 << 20, 3 << 20] {
+            let n = map_entries::<Dead>(bytes);
+            let mut set: HashSet<Dead> = HashSet::new();
+            for i in 0..n {
+                set.insert((i, i as u64, 0, 0));
+            }
+            assert!(allocated::<Dead>(set.capacity()) <= bytes, "{bytes} bytes: {n} entries took {}", allocated::<Dead>(set.capacity()));
+        }
+        assert_eq!(map_entries::<Dead>(0), 0);
+        assert_eq!(map_entries::<Dead>(usize::MAX), MEMO_ENTRIES);
+        let default = SolveOptions { hash_mb: 1, hash_share: 4, ..SolveOptions::default() };
+        assert_eq!(default.table_bytes(), 1 << 18);
+    }
 }
