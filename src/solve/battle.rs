@@ -116,6 +116,14 @@ fn move_slot<M: std::hash::Hash>(m: &M) -> usize {
     (h.0 >> (64 - HISTORY_SLOTS.trailing_zeros())) as usize
 }
 
+/// Orders `moves` by their score in `history` (indexed by [`move_slot`]), best first; moves
+/// of equal score keep their order, so that the order is the same on every run.
+fn order_by_history<M: std::hash::Hash>(history: &[u32], moves: &mut [M]) {
+    if moves.len() > 1 {
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(history[move_slot(m)]));
+    }
+}
+
 /// Killers handed from one task to the next, so that what refuted one first move is tried
 /// first against the next: each task starts from a copy of the killers of the task that
 /// ended last (one set for all threads; a pool of sets, one per thread, left each thread
@@ -450,10 +458,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// Orders attacker moves by their history score, best first, ties in their order.
     fn order_by_history(&self, moves: &mut [G::Move]) {
-        if moves.len() > 1 {
-            let h = &self.k.history;
-            moves.sort_by_cached_key(|m| std::cmp::Reverse(h[move_slot(m)]));
-        }
+        order_by_history(&self.k.history, moves);
     }
 
     /// [`Self::first_win`] over `moves` in their order (the killer left out).
@@ -1227,4 +1232,39 @@ fn threat_depth(node: &Node) -> u32 {
         1 + n.replies.iter().flat_map(|d| d.replies.iter()).map(depth).max().unwrap_or(0)
     }
     node.threat.iter().map(depth).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_slots_stay_in_the_table_and_spread() {
+        let mut used = vec![false; HISTORY_SLOTS];
+        for from in 0..64u8 {
+            for to in 0..64u8 {
+                let s = move_slot(&(from, to));
+                assert!(s < HISTORY_SLOTS);
+                used[s] = true;
+            }
+        }
+        // 4 096 moves over 1 024 slots: a hasher that kept only a few bits would leave most
+        // slots empty.
+        assert!(used.iter().filter(|&&u| u).count() > HISTORY_SLOTS * 9 / 10);
+    }
+
+    #[test]
+    fn history_orders_best_first_and_keeps_ties_in_order() {
+        let mut history = vec![0u32; HISTORY_SLOTS];
+        let moves: Vec<(u8, u8)> = (0..40).map(|i| (i, i + 8)).collect();
+        history[move_slot(&moves[30])] = 9;
+        history[move_slot(&moves[7])] = 4;
+        let mut ordered = moves.clone();
+        order_by_history(&history, &mut ordered);
+        assert_eq!(ordered[0], moves[30]);
+        assert_eq!(ordered[1], moves[7]);
+        let rest: Vec<_> = moves.iter().filter(|&&m| m != moves[30] && m != moves[7]).copied().collect();
+        // (Moves that share a slot with a scored one move up with it; none does here.)
+        assert_eq!(&ordered[2..], &rest[..]);
+    }
 }
