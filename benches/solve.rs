@@ -124,15 +124,19 @@ fn bench_cheskers(c: &mut Criterion) {
     g.finish();
 }
 
+/// What the comment of a problem of `benches/battle.yaml` that starts with `what: ` says.
+fn comment<'a>(p: &'a Problem, what: &str) -> &'a str {
+    let prefix = format!("{what}: ");
+    p.meta.comments.iter().find_map(|c| c.strip_prefix(&prefix)).unwrap_or_else(|| panic!("document {}: no '{what}' comment", p.document))
+}
+
 /// The verdict a problem of `benches/battle.yaml` must get: its comment `verdict: …`.
 fn stated_verdict(p: &Problem) -> VerdictKind {
-    let word =
-        p.meta.comments.iter().find_map(|c| c.strip_prefix("verdict: ")).unwrap_or_else(|| panic!("{}: no verdict comment", p.meta.title));
-    match word {
+    match comment(p, "verdict") {
         "sound" => VerdictKind::Sound,
         "cooked" => VerdictKind::Cooked,
         "no solution" => VerdictKind::NoSolution,
-        other => panic!("{}: unknown verdict {other}", p.meta.title),
+        other => panic!("{}: unknown verdict {other}", comment(p, "bench")),
     }
 }
 
@@ -143,16 +147,17 @@ fn bench_battle(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(500));
     for d in load_str(include_str!("battle.yaml"), "benches/battle.yaml") {
         let Loaded::Ready(p) = d else { panic!("{d:?}") };
-        if !p.meta.title.contains(&only) {
+        let name = comment(&p, "bench");
+        if !name.contains(&only) {
             continue;
         }
         let expected = stated_verdict(&p);
         for threads in [1, cores] {
             let opts = SolveOptions { threads, ..SolveOptions::default() };
-            g.bench_with_input(BenchmarkId::new(&p.meta.title, format!("{threads} threads")), &opts, |b, o| {
+            g.bench_with_input(BenchmarkId::new(name, format!("{threads} threads")), &opts, |b, o| {
                 b.iter(|| {
                     let r = check_problem(&p, o);
-                    assert_eq!(r[0].verdict, expected, "{}: {}", p.meta.title, r[0].reason);
+                    assert_eq!(r[0].verdict, expected, "{name}: {}", r[0].reason);
                 })
             });
         }
