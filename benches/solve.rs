@@ -4,7 +4,10 @@
 //! solves the whole of `problems/xiangqi/` (21 mates in 3 to 5 of the Shiqing Yaqu) on one
 //! thread, each checked `sound`. The group `cheskers` solves a Cheskers `#6` from a random game
 //! (18 keys, a full tree of about a second) on one thread and on every core, for the parallel
-//! speed-up, and the whole of `problems/cheskers/` on one thread.
+//! speed-up, and the whole of `problems/cheskers/` on one thread. The group `battle` solves
+//! each problem of `benches/battle.yaml` (16 long direct, self and reflex problems that Popeye
+//! needs seconds for: sound, cooked and without solution) on one thread and on every core;
+//! `FEERIE_BENCH_BATTLE=NAME` keeps the problems whose title contains NAME.
 //!
 //! Every iteration checks the solution against the known key or line, so a wrong result can
 //! never produce a speed figure.
@@ -121,5 +124,46 @@ fn bench_cheskers(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, bench_cheskers);
+/// What the comment of a problem of `benches/battle.yaml` that starts with `what: ` says.
+fn comment<'a>(p: &'a Problem, what: &str) -> &'a str {
+    let prefix = format!("{what}: ");
+    p.meta.comments.iter().find_map(|c| c.strip_prefix(&prefix)).unwrap_or_else(|| panic!("document {}: no '{what}' comment", p.document))
+}
+
+/// The verdict a problem of `benches/battle.yaml` must get: its comment `verdict: …`.
+fn stated_verdict(p: &Problem) -> VerdictKind {
+    match comment(p, "verdict") {
+        "sound" => VerdictKind::Sound,
+        "cooked" => VerdictKind::Cooked,
+        "no solution" => VerdictKind::NoSolution,
+        other => panic!("{}: unknown verdict {other}", comment(p, "bench")),
+    }
+}
+
+fn bench_battle(c: &mut Criterion) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let only = std::env::var("FEERIE_BENCH_BATTLE").unwrap_or_default();
+    let mut g = c.benchmark_group("battle");
+    g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(500));
+    for d in load_str(include_str!("battle.yaml"), "benches/battle.yaml") {
+        let Loaded::Ready(p) = d else { panic!("{d:?}") };
+        let name = comment(&p, "bench");
+        if !name.contains(&only) {
+            continue;
+        }
+        let expected = stated_verdict(&p);
+        for threads in [1, cores] {
+            let opts = SolveOptions { threads, ..SolveOptions::default() };
+            g.bench_with_input(BenchmarkId::new(name, format!("{threads} threads")), &opts, |b, o| {
+                b.iter(|| {
+                    let r = check_problem(&p, o);
+                    assert_eq!(r[0].verdict, expected, "{name}: {}", r[0].reason);
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_cheskers, bench_battle);
 criterion_main!(benches);

@@ -56,16 +56,71 @@ pub(crate) struct BattleResult {
 }
 
 /// Killer moves per depth: the last refutation (defender) and the last winning move
-/// (attacker) found there, tried first.
+/// (attacker) found there, tried first; and the attacker's history table: how much each
+/// move (by [`move_slot`]) has won so far, n² for a win with n moves left, by which the
+/// attacker's other moves are ordered.
 #[derive(Clone)]
 struct Killers<M> {
     def: Vec<[Option<M>; 2]>,
     att: Vec<Option<M>>,
+    history: Vec<u32>,
 }
+
+/// Slots of the history table (moves that share a slot share a score).
+const HISTORY_SLOTS: usize = 1024;
 
 impl<M: Copy> Killers<M> {
     fn new() -> Self {
-        Killers { def: vec![[None; 2]; 64], att: vec![None; 64] }
+        Killers { def: vec![[None; 2]; 64], att: vec![None; 64], history: vec![0; HISTORY_SLOTS] }
+    }
+
+    /// An empty set, left behind when a searcher hands its killers on.
+    fn none() -> Self {
+        Killers { def: Vec::new(), att: Vec::new(), history: Vec::new() }
+    }
+}
+
+/// A small multiplicative hasher for [`move_slot`]: a move's fields in, a well-mixed word out.
+struct SlotHasher(u64);
+
+impl std::hash::Hasher for SlotHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64)
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.write_u64(v as u64)
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64)
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(7) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64)
+    }
+}
+
+/// The history-table slot of move `m` (the search knows moves only as hashable values).
+fn move_slot<M: std::hash::Hash>(m: &M) -> usize {
+    let mut h = SlotHasher(0);
+    m.hash(&mut h);
+    (h.0 >> (64 - HISTORY_SLOTS.trailing_zeros())) as usize
+}
+
+/// Orders `moves` by their score in `history` (indexed by [`move_slot`]), best first; moves
+/// of equal score keep their order, so that the order is the same on every run.
+fn order_by_history<M: std::hash::Hash>(history: &[u32], moves: &mut [M]) {
+    if moves.len() > 1 {
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(history[move_slot(m)]));
     }
 }
 
@@ -103,7 +158,7 @@ impl<G: Game> Drop for Searcher<'_, G> {
         if self.mode == Mode::Direct
             && let Ok(mut h) = self.home.killers.lock()
         {
-            *h = Some(std::mem::replace(&mut self.k, Killers { def: Vec::new(), att: Vec::new() }));
+            *h = Some(std::mem::replace(&mut self.k, Killers::none()));
         }
     }
 }
@@ -380,9 +435,37 @@ impl<'a, G: Game> Searcher<'a, G> {
         {
             return true;
         }
+        // The others by their history, best first (a stable sort: ties keep the generation
+        // order). Measured, positions on one thread without → with: Wenda #6 6.48 M → 3.99 M,
+        // Johandl #5 4.62 M → 4.02 M, Petkov s#5 5.06 M → 4.51 M. (The same table for the
+        // defender's moves cost positions: Wenda r#6 0.47 M → 0.64 M.)
+        let mut sorted = self.pool.pop().unwrap_or_default();
+        sorted.clear();
+        sorted.extend(moves.iter().copied().filter(|&m| Some(m) != killer));
+        self.order_by_history(&mut sorted);
+        let r = self.first_win_in(p, &sorted, slot, n);
+        self.give(sorted);
+        r
+    }
+
+    /// Remembers attacker move `m`, which wins with `n` moves left, as the killer of its
+    /// depth and in the history table.
+    fn note_win(&mut self, slot: usize, m: G::Move, n: u32) {
+        self.k.att[slot] = Some(m);
+        let h = &mut self.k.history[move_slot(&m)];
+        *h = h.saturating_add(n * n);
+    }
+
+    /// Orders attacker moves by their history score, best first, ties in their order.
+    fn order_by_history(&self, moves: &mut [G::Move]) {
+        order_by_history(&self.k.history, moves);
+    }
+
+    /// [`Self::first_win`] over `moves` in their order (the killer left out).
+    fn first_win_in(&mut self, p: &G, moves: &[G::Move], slot: usize, n: u32) -> bool {
         // Each child is played one step ahead and its table slot prefetched, so that the
         // cache miss of its probe overlaps the search of the child before it.
-        let mut rest = moves.iter().copied().filter(|&m| Some(m) != killer).peekable();
+        let mut rest = moves.iter().copied().peekable();
         let Some(&first) = rest.peek() else { return false };
         let salt = SALT_DEF[self.mode as usize] ^ self.salt ^ self.length_salt(self.budget_after(n));
         let mut bufs = [p.play(first), p.clone()];
@@ -394,7 +477,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 self.ctx.tt.prefetch(bufs[(i + 1) & 1].key() ^ salt);
             }
             if self.def(&bufs[i & 1], self.budget_after(n)) {
-                self.k.att[slot] = Some(m);
+                self.note_win(slot, m, n);
                 return true;
             }
             i += 1;
@@ -648,10 +731,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.mode == Mode::Direct || self.quodlibet()
         } else {
             if self.mode == Mode::Direct && self.ctx.checks_only {
-                // Checks first, as in the sequential search.
+                // Checks first, each group by its history, as in the sequential search.
                 let checks = self.checks(p);
-                moves.sort_by_key(|m| !checks.contains(m));
+                let h = &self.k.history;
+                moves.sort_by_cached_key(|m| (!checks.contains(m), std::cmp::Reverse(h[move_slot(m)])));
                 self.give(checks);
+            } else {
+                self.order_by_history(&mut moves);
             }
             let slot = (n as usize).min(63);
             let first = self.k.att[slot].filter(|k| moves.contains(k)).or(moves.first().copied());
@@ -659,7 +745,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             match first {
                 None => false,
                 Some(f) if self.def_split(&p.play(f), budget, lvl - 1) => {
-                    self.k.att[slot] = Some(f);
+                    self.note_win(slot, f, n);
                     true
                 }
                 Some(f) => {
@@ -670,7 +756,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         .with_max_len(1)
                         .find_any(|&&m| Searcher::<G>::new(ctx, mode, home).def_split(&p.play(m), budget, lvl - 1));
                     if let Some(&m) = win {
-                        self.k.att[slot] = Some(m);
+                        self.note_win(slot, m, n);
                     }
                     win.is_some()
                 }
@@ -1146,4 +1232,39 @@ fn threat_depth(node: &Node) -> u32 {
         1 + n.replies.iter().flat_map(|d| d.replies.iter()).map(depth).max().unwrap_or(0)
     }
     node.threat.iter().map(depth).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_slots_stay_in_the_table_and_spread() {
+        let mut used = vec![false; HISTORY_SLOTS];
+        for from in 0..64u8 {
+            for to in 0..64u8 {
+                let s = move_slot(&(from, to));
+                assert!(s < HISTORY_SLOTS);
+                used[s] = true;
+            }
+        }
+        // 4 096 moves over 1 024 slots: a hasher that kept only a few bits would leave most
+        // slots empty.
+        assert!(used.iter().filter(|&&u| u).count() > HISTORY_SLOTS * 9 / 10);
+    }
+
+    #[test]
+    fn history_orders_best_first_and_keeps_ties_in_order() {
+        let mut history = vec![0u32; HISTORY_SLOTS];
+        let moves: Vec<(u8, u8)> = (0..40).map(|i| (i, i + 8)).collect();
+        history[move_slot(&moves[30])] = 9;
+        history[move_slot(&moves[7])] = 4;
+        let mut ordered = moves.clone();
+        order_by_history(&history, &mut ordered);
+        assert_eq!(ordered[0], moves[30]);
+        assert_eq!(ordered[1], moves[7]);
+        let rest: Vec<_> = moves.iter().filter(|&&m| m != moves[30] && m != moves[7]).copied().collect();
+        // (Moves that share a slot with a scored one move up with it; none does here.)
+        assert_eq!(&ordered[2..], &rest[..]);
+    }
 }
