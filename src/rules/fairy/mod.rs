@@ -650,7 +650,8 @@ impl FairyPosition {
     }
 
     /// Whether a piece on `from` of owner `by` observes `target` (could capture there by its
-    /// own walk, all conditions aside): Madrasi's and Patrol's observation.
+    /// own walk, only the geometric conditions applied: Grid and Monochrome/Bichrome forbid
+    /// observations along moves they forbid): Madrasi's and Patrol's observation.
     pub(crate) fn observes(&self, from: Square, p: FPiece, target: Square) -> bool {
         let mover = p.owner.color().unwrap_or(self.side);
         // A piece observes where it could capture: from where its captures start (Mars
@@ -667,6 +668,9 @@ impl FairyPosition {
                 (o, v)
             }
         };
+        if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
+            return false;
+        }
         if p.kind == Kind::Orphan {
             let w = self.orphan_walks(from, p.owner);
             return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && view.reaches(at, k, mover, target));
@@ -677,6 +681,9 @@ impl FairyPosition {
     /// Whether the piece `p` on `from` observes `target` when `mover` moves it (a neutral
     /// pawn goes the mover's way): Patrol's observation.
     pub(crate) fn observes_for(&self, from: Square, p: FPiece, target: Square, mover: Color) -> bool {
+        if !self.conditions.iter().all(|c| c.observation_allows(from, target)) {
+            return false;
+        }
         if p.kind == Kind::Orphan {
             let w = self.orphan_walks(from, p.owner);
             return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && self.reaches(from, k, mover, target));
