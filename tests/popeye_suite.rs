@@ -7,7 +7,8 @@
 //! `sstip-de.inp` and `sstip-en.inp`, structured stipulations (`SStipulation`): synonyms of
 //! ordinary stipulations and the forms `feerie::solve::structured` plays, `goals2.inp`,
 //! `goals2-de.inp` (`##`, `##!`, `!#`, `c81` with `GoalIsEnd`, `hr#`, `N->ser-`),
-//! `observation.inp` (Madrasi's observation under Grid and Monochrome, `Defence n` alone), from
+//! `observation.inp` (Madrasi's observation under Grid and Monochrome, `Defence n` alone),
+//! `fairy-effects.inp` (Haaner stalemate marks, Andernach threats, Parrain promotion on rebirth), from
 //! Popeye's own examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
 //! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output

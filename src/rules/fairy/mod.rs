@@ -153,12 +153,14 @@ pub struct FMove {
     /// makes its move to `to`); Make&Take, the square it makes to before taking on `to`;
     /// Mars Circe, the rebirth square it captures from.
     pub via: Option<Square>,
+    /// Parrain Circe: the kind the pawn reborn after this move on its last rank becomes.
+    pub reborn: Option<Kind>,
 }
 
 impl FMove {
     /// A move without capture.
     pub fn quiet(from: Square, to: Square) -> FMove {
-        FMove { from, to, victim: None, promotion: None, rook: None, via: None }
+        FMove { from, to, victim: None, promotion: None, rook: None, via: None, reborn: None }
     }
     /// Whether it captures.
     pub fn is_capture(&self) -> bool {
@@ -786,7 +788,7 @@ impl FairyPosition {
                 });
                 let via = (cfrom != from).then_some(cfrom);
                 for &(t, v) in caps.iter() {
-                    emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via });
+                    emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via, reborn: None });
                 }
                 // En passant.
                 if let Some((e, victim)) = self.ep
@@ -802,7 +804,7 @@ impl FairyPosition {
                         }
                     });
                     if hits {
-                        emit(out, FMove { from, to: e, victim: Some(victim), promotion: None, rook: None, via });
+                        emit(out, FMove { from, to: e, victim: Some(victim), promotion: None, rook: None, via, reborn: None });
                     }
                 }
             }
@@ -887,7 +889,7 @@ impl FairyPosition {
             if q.royal_attacked(mover) {
                 continue;
             }
-            let m = FMove { from: k, to: kto, victim: None, promotion: None, rook: Some(rook), via: None };
+            let m = FMove { from: k, to: kto, victim: None, promotion: None, rook: Some(rook), via: None, reborn: None };
             if self.conditions.iter().all(|c| c.allows(self, kp, mover, &m)) {
                 out.push(m);
             }
