@@ -8,7 +8,8 @@
 //! ordinary stipulations and the forms `feerie::solve::structured` plays, `goals2.inp`,
 //! `goals2-de.inp` (`##`, `##!`, `!#`, `c81` with `GoalIsEnd`, `hr#`, `N->ser-`),
 //! `observation.inp` (Madrasi's observation under Grid and Monochrome, `Defence n` alone),
-//! `fairy-effects.inp` (Haaner stalemate marks, Andernach threats, Parrain promotion on rebirth), from
+//! `fairy-effects.inp` (Haaner stalemate marks, Andernach threats, Parrain promotion on rebirth, a defence
+//! that mates the attacker marked `+`), from
 //! Popeye's own examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
 //! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output

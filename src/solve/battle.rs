@@ -220,10 +220,16 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// The mark of move `m` from `p` (to `q`) in the tree: with the goal's own mark
     /// ([`end_mark`]) when it is the move that reaches the goal, the attacker's in direct
-    /// play, the defender's in self and reflex play.
+    /// play, the defender's in self and reflex play. A defence that mates the attacker in
+    /// direct play is marked `+`, as Popeye marks it (`1...Re8-e1 + !`).
     fn node_mark(&self, p: &G, m: G::Move, q: &G, attacker: bool) -> String {
         let ends = if attacker { self.mode == Mode::Direct || self.quodlibet() } else { self.mode != Mode::Direct };
-        if ends { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
+        if ends {
+            end_mark(self.ctx, p, m, q)
+        } else {
+            let mark = move_mark(self.ctx, q);
+            if !attacker && mark == "#" { "+".to_string() } else { mark }
+        }
     }
 
     /// `Quodlibet` in self or reflex play: the attacker may reach the goal itself.
