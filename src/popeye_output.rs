@@ -550,9 +550,17 @@ pub fn is_orthodox(l: &Loaded) -> bool {
                 _ => false,
             })
         }),
-        Loaded::Unsupported { reason, .. } => {
+        Loaded::Unsupported { reason, options, .. } => {
             let r = reason.to_lowercase();
-            !["condition", "piece", "colour", "neutral", "hole"].iter().any(|w| r.contains(w))
+            // A condition feerie plays, with an option it does not: not orthodox either.
+            let condition = |o: &String| {
+                let w = o.split_whitespace().next().unwrap_or_default();
+                crate::problem::options::CONDITIONS.iter().any(|c| c.eq_ignore_ascii_case(w))
+                    || crate::problem::condition_names::CONDITION_NAMES
+                        .iter()
+                        .any(|c| [c.0, c.1, c.2].iter().any(|n| n.eq_ignore_ascii_case(w)))
+            };
+            !["condition", "piece", "colour", "neutral", "hole"].iter().any(|w| r.contains(w)) && !options.iter().any(condition)
         }
         Loaded::Invalid(_) => false,
     }

@@ -302,6 +302,8 @@ differential! {
     circe_rex_inclusive_and_anti_andernach: [Circe(true), AntiAndernach];
     mars_and_monochrome: [Mars, Monochrome];
     bichrome_and_madrasi: [Bichrome, Madrasi(true)];
+    grid_and_madrasi: [Grid, Madrasi(false)];
+    monochrome_and_madrasi: [Monochrome, Madrasi(true)];
     andernach_and_anticirce: [Andernach, AntiCirce(false)];
 }
 

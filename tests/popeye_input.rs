@@ -224,7 +224,19 @@ fn hunters_are_unsupported_and_a_to_b_reads_two_positions() {
 /// condition, as Popeye reads them.
 #[test]
 fn short_condition_names_read_as_popeye_reads_them() {
-    for (word, name) in [("take", "Take&MakeChess"), ("haan", "HaanerChess"), ("ohneschach", "ChecklessChess"), ("annan", "AnnanChess")] {
+    for (word, name) in [
+        ("take", "Take&MakeChess"),
+        ("haan", "HaanerChess"),
+        ("ohneschach", "ChecklessChess"),
+        ("annan", "AnnanChess"),
+        // Prefixes shared by a common alias and the full name (`Grid`, `GridChess`).
+        ("monochrom", "MonochromChess"),
+        ("bichrom", "BichromChess"),
+        ("grid", "GridChess"),
+        ("andern", "AndernachChess"),
+        ("antiandernach", "AntiAndernachChess"),
+        ("mars", "MarsCirce"),
+    ] {
         let text = format!("beginproblem\nstipulation h#2\ncondition {word}\npieces white ke1 qd1 black ke8\nendproblem\n");
         match &feerie::problem::load_popeye_str(&text, "c.inp")[0] {
             Loaded::Ready(p) => assert_eq!(p.options.conditions.names(), [name], "{word}"),

@@ -86,8 +86,10 @@ const UNSUPPORTED_AT_MOST: usize = 18;
 const KNOWN_DIFFERENCES: &[(&str, usize, &str)] = &[];
 
 /// The orthodox problems of the suite, at least (569 in session 17: proof games with a fairy
-/// condition or without a king now name it and no longer count as orthodox).
-const ORTHODOX_AT_LEAST: usize = 565;
+/// condition or without a king now name it and no longer count as orthodox; session 18: an
+/// unsupported problem with a condition feerie plays, such as Circe with the goal `ctr`, is
+/// not orthodox either).
+const ORTHODOX_AT_LEAST: usize = 561;
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")

@@ -11,7 +11,10 @@
 //! structured stipulation, a named defender's post-key move), `kingless-implied.inp` (a side
 //! without a king and without `NoWk`/`NoBk`, which Popeye plays after a warning),
 //! `series-stalemate.inp` (series help play past the other side's stalemate, the end of
-//! `pseries.inp` #3, with the output Popeye 4.104 wrote for it), from
+//! `pseries.inp` #3, with the output Popeye 4.104 wrote for it),
+//! `observation.inp` (Madrasi's observation under Grid and Monochrome, `Defence n` alone),
+//! `fairy-effects.inp` (Haaner stalemate marks, Andernach threats, Parrain promotion on rebirth, a defence
+//! that mates the attacker marked `+`), from
 //! Popeye's own examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
 //! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output

@@ -20,7 +20,8 @@ pub struct Options {
     pub set_play: bool,
     /// `Try`: show tries (first moves refuted by at most `defence` defences).
     pub try_play: bool,
-    /// `Defence N`: most refutations a try may have (1 by default).
+    /// `Defence N`: most refutations a try may have (1 by default); giving it asks for
+    /// tries, as `Try` does.
     pub defence: u32,
     /// `Threat N`: only keys whose threat is at most N moves.
     pub threat: Option<u32>,
@@ -576,6 +577,14 @@ pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
         ("patrolchess", "Patrouille"),
         ("checkless", "ChecklessChess"),
         ("marscirce", "MarsCirce"),
+        ("mars", "MarsCirce"),
+        ("andernach", "AndernachChess"),
+        ("antiandernach", "AntiAndernachChess"),
+        ("monochrome", "MonochromChess"),
+        ("monochrom", "MonochromChess"),
+        ("bichrome", "BichromChess"),
+        ("bichrom", "BichromChess"),
+        ("grid", "GridChess"),
     ];
     let en = super::condition_names::CONDITION_NAMES
         .iter()
@@ -731,6 +740,9 @@ pub fn parse_options(items: &[String]) -> Result<Parsed, OptionFault> {
                 "setplay" => o.set_play = true,
                 "try" => o.try_play = true,
                 "defence" | "defense" => {
+                    // Popeye computes tries whenever the number of defences is given
+                    // (`Defence 1`: "all real tries are calculated").
+                    o.try_play = true;
                     o.defence = number_after(&words, i, w)?;
                     i += 1;
                 }

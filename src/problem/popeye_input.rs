@@ -712,6 +712,12 @@ const CONDITION_ALIASES: &[(&str, &str)] = &[
     ("SansEchecs", "ChecklessChess"),
     ("Loch", "Hole"),
     ("Trou", "Hole"),
+    ("Andernach", "AndernachChess"),
+    ("AntiAndernach", "AntiAndernachChess"),
+    ("Monochrome", "MonochromChess"),
+    ("Bichrome", "BichromChess"),
+    ("Grid", "GridChess"),
+    ("Mars", "MarsCirce"),
 ];
 
 /// Reads one twin's commands (after `Twin` or `ZeroPosition`).

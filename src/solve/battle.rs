@@ -275,10 +275,16 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// The mark of move `m` from `p` (to `q`) in the tree: with the goal's own mark
     /// ([`end_mark`]) when it is the move that reaches the goal, the attacker's in direct
-    /// play, the defender's in self and reflex play.
+    /// play, the defender's in self and reflex play. A defence that mates the attacker in
+    /// direct play is marked `+`, as Popeye marks it (`1...Re8-e1 + !`).
     fn node_mark(&self, p: &G, m: G::Move, q: &G, attacker: bool) -> String {
         let ends = if attacker { self.mode == Mode::Direct || self.quodlibet() } else { self.mode != Mode::Direct };
-        if ends { end_mark(self.ctx, p, m, q) } else { move_mark(self.ctx, q) }
+        if ends {
+            end_mark(self.ctx, p, m, q)
+        } else {
+            let mark = move_mark(self.ctx, q);
+            if !attacker && mark == "#" { "+".to_string() } else { mark }
+        }
     }
 
     /// `Quodlibet` in self or reflex play: the attacker may reach the goal itself.
@@ -1026,13 +1032,20 @@ impl<G: Game> Searcher<'_, G> {
 }
 
 /// Whether two move texts name the same move as Popeye compares a threat with the
-/// continuations: the same piece from the same square to the same square, whatever the
+/// continuations: from the same square to the same square, whatever the piece (after
+/// Andernach's `1...Qc1*d2=w` the white queen's `Qd2-d4` is the threat `d2-d4`), the
 /// conditions' effects in brackets (`f2-f3[+wRe2]` after a Parrain Circe capture is the
 /// threat `f2-f3`) and whether it captures (`Sc1*e2[+bPe7]` is the threat `Sc1-e2`).
 pub(crate) fn same_move(a: &str, b: &str) -> bool {
+    /// The text from the first square on: the piece's letters (and a neutral's `n`) left out.
+    fn from_square(s: &str) -> &str {
+        let b = s.as_bytes();
+        (0..b.len().saturating_sub(1)).find(|&i| (b'a'..=b'z').contains(&b[i]) && b[i + 1].is_ascii_digit()).map_or(s, |i| &s[i..])
+    }
     fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
         let mut depth = 0;
-        s.chars()
+        from_square(s)
+            .chars()
             .filter(move |&c| {
                 match c {
                     '[' => depth += 1,
@@ -1266,5 +1279,18 @@ mod tests {
         let rest: Vec<_> = moves.iter().filter(|&&m| m != moves[30] && m != moves[7]).copied().collect();
         // (Moves that share a slot with a scored one move up with it; none does here.)
         assert_eq!(&ordered[2..], &rest[..]);
+    }
+
+    #[test]
+    fn threat_moves_are_compared_by_their_squares() {
+        // Popeye's comparison: the squares, whatever the piece, the capture or the effects.
+        assert!(same_move("Qd2-d4", "d2-d4"));
+        assert!(same_move("Sc1*e2[+bPe7]", "Sc1-e2"));
+        assert!(same_move("f2-f3[+wRe2]", "f2-f3"));
+        assert!(same_move("nKa4-a5", "Ka4-a5"));
+        assert!(!same_move("Qd2-d3", "d2-d4"));
+        assert!(!same_move("e7-e8=Q", "e7-e8=R"));
+        assert!(same_move("0-0", "0-0"));
+        assert!(!same_move("0-0", "0-0-0"));
     }
 }

@@ -286,8 +286,14 @@ pub(crate) fn move_mark<G: Game>(ctx: &Ctx, after: &G) -> String {
 /// The mark of move `m` from `before` (to `after`) when it ends the play: [`move_mark`], then
 /// the goal's own ([`Goal::end_mark`]: `x`, `%`, `!=`, `z`) when the move reaches the goal,
 /// as Popeye writes it (`Kh1-g2 + z`); `#=` replaces the check mark.
+///
+/// A stalemate that is also a double stalemate is marked `=` when the goal is `=`: Popeye
+/// writes the goal it tested (Haaner chess, `haan.inp` #2 and #6).
 pub(crate) fn end_mark<G: Game>(ctx: &Ctx, before: &G, m: G::Move, after: &G) -> String {
     let own = move_mark(ctx, after);
+    if ctx.goal == Goal::Stalemate && own == "==" {
+        return "=".to_string();
+    }
     let goal = ctx.goal.end_mark();
     if goal.is_empty() || !after.goal_reached_by(before, m, ctx.goal) {
         own

@@ -478,6 +478,10 @@ impl Board {
     fn observes(&self, s: Sq, target: Sq) -> bool {
         let (c, _) = self.at(s).unwrap();
         let Some((view, o)) = self.capture_view(s) else { return false };
+        // Grid, Monochrome and Bichrome forbid a capture along that line, so its observation.
+        if !self.squares_allowed(o, target) {
+            return false;
+        }
         self.walks_of(s).into_iter().any(|k| view.walk(o, k, c).iter().any(|&(_, v)| v == Some(target)))
     }
 
@@ -507,15 +511,18 @@ impl Board {
         if let Some(rook) = m.rook {
             legs.push((rook, rook_to(m)));
         }
-        for (a, b) in legs {
-            if self.has(Cond::Monochrome) && light(a) != light(b) {
-                return false;
-            }
-            if self.has(Cond::Bichrome) && light(a) == light(b) {
-                return false;
-            }
-        }
-        true
+        legs.into_iter().all(|(a, b)| self.colours_allowed(a, b))
+    }
+
+    /// Whether a step from `a` to `b` passes Monochrome and Bichrome.
+    fn colours_allowed(&self, a: Sq, b: Sq) -> bool {
+        !(self.has(Cond::Monochrome) && light(a) != light(b) || self.has(Cond::Bichrome) && light(a) == light(b))
+    }
+
+    /// Whether a capture from `a` on `b` passes Grid, Monochrome and Bichrome.
+    fn squares_allowed(&self, a: Sq, b: Sq) -> bool {
+        let cell = |s: Sq| (s.0 / 2, s.1 / 2);
+        !(self.has(Cond::Grid) && cell(a) == cell(b)) && self.colours_allowed(a, b)
     }
 
     /// The moves of side `c` before the legality test (castling only with `castling`).

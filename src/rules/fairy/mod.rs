@@ -153,12 +153,14 @@ pub struct FMove {
     /// makes its move to `to`); Make&Take, the square it makes to before taking on `to`;
     /// Mars Circe, the rebirth square it captures from.
     pub via: Option<Square>,
+    /// Parrain Circe: the kind the pawn reborn after this move on its last rank becomes.
+    pub reborn: Option<Kind>,
 }
 
 impl FMove {
     /// A move without capture.
     pub fn quiet(from: Square, to: Square) -> FMove {
-        FMove { from, to, victim: None, promotion: None, rook: None, via: None }
+        FMove { from, to, victim: None, promotion: None, rook: None, via: None, reborn: None }
     }
     /// Whether it captures.
     pub fn is_capture(&self) -> bool {
@@ -650,7 +652,8 @@ impl FairyPosition {
     }
 
     /// Whether a piece on `from` of owner `by` observes `target` (could capture there by its
-    /// own walk, all conditions aside): Madrasi's and Patrol's observation.
+    /// own walk, only the geometric conditions applied: Grid and Monochrome/Bichrome forbid
+    /// observations along moves they forbid): Madrasi's and Patrol's observation.
     pub(crate) fn observes(&self, from: Square, p: FPiece, target: Square) -> bool {
         let mover = p.owner.color().unwrap_or(self.side);
         // A piece observes where it could capture: from where its captures start (Mars
@@ -667,6 +670,9 @@ impl FairyPosition {
                 (o, v)
             }
         };
+        if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
+            return false;
+        }
         if p.kind == Kind::Orphan {
             let w = self.orphan_walks(from, p.owner);
             return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && view.reaches(at, k, mover, target));
@@ -677,6 +683,9 @@ impl FairyPosition {
     /// Whether the piece `p` on `from` observes `target` when `mover` moves it (a neutral
     /// pawn goes the mover's way): Patrol's observation.
     pub(crate) fn observes_for(&self, from: Square, p: FPiece, target: Square, mover: Color) -> bool {
+        if !self.conditions.iter().all(|c| c.observation_allows(from, target)) {
+            return false;
+        }
         if p.kind == Kind::Orphan {
             let w = self.orphan_walks(from, p.owner);
             return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && self.reaches(from, k, mover, target));
@@ -779,7 +788,7 @@ impl FairyPosition {
                 });
                 let via = (cfrom != from).then_some(cfrom);
                 for &(t, v) in caps.iter() {
-                    emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via });
+                    emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via, reborn: None });
                 }
                 // En passant.
                 if let Some((e, victim)) = self.ep
@@ -795,7 +804,7 @@ impl FairyPosition {
                         }
                     });
                     if hits {
-                        emit(out, FMove { from, to: e, victim: Some(victim), promotion: None, rook: None, via });
+                        emit(out, FMove { from, to: e, victim: Some(victim), promotion: None, rook: None, via, reborn: None });
                     }
                 }
             }
@@ -880,7 +889,7 @@ impl FairyPosition {
             if q.royal_attacked(mover) {
                 continue;
             }
-            let m = FMove { from: k, to: kto, victim: None, promotion: None, rook: Some(rook), via: None };
+            let m = FMove { from: k, to: kto, victim: None, promotion: None, rook: Some(rook), via: None, reborn: None };
             if self.conditions.iter().all(|c| c.allows(self, kp, mover, &m)) {
                 out.push(m);
             }

@@ -12,6 +12,7 @@ use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::sq_name;
 use crate::rules::fairy::{FMove, FPiece, FairyPosition};
+use arrayvec::ArrayVec;
 
 /// A rebirth rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,7 +137,44 @@ fn parrain_target(before: &FairyPosition, m: &FMove) -> Option<(FPiece, Square)>
     Some((p, Square((r * 8 + f) as u8)))
 }
 
+/// Parrain Circe: whether the waiting piece is a pawn that the move `m` would bring back on
+/// its last rank, where it is promoted (the mover choosing what it becomes, one move per
+/// choice, as Popeye lists them: `b7-b8=Q[+wPe8=B]`).
+fn parrain_promotes(before: &FairyPosition, m: &FMove) -> bool {
+    let Some((p, t)) = parrain_target(before, m) else { return false };
+    let last = match p.owner.color() {
+        Some(Color::White) => 7,
+        Some(Color::Black) => 0,
+        None => return false,
+    };
+    p.is_pawn() && t.0 / 8 == last
+}
+
 impl Hooks for Rebirth {
+    fn expand(&self, pos: &FairyPosition, _p: FPiece, _mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+        if *self != Rebirth::Parrain || !pos.pending.is_some_and(|(w, _)| w.is_pawn()) {
+            return;
+        }
+        let input: ArrayVec<FMove, 64> = moves.drain(..).collect();
+        for m in input {
+            if parrain_promotes(pos, &m) {
+                for k in pos.promotion_kinds() {
+                    if !moves.is_full() {
+                        moves.push(FMove { reborn: Some(k), ..m });
+                    }
+                }
+            } else if !moves.is_full() {
+                moves.push(m);
+            }
+        }
+    }
+
+    fn legal_after(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition) -> bool {
+        // A choice of promotion stands only when the pawn is indeed reborn (its square free
+        // once the move is made).
+        m.reborn.is_none() || *self != Rebirth::Parrain || parrain_reborn(before, m, after).is_some()
+    }
+
     fn plain_captures(&self) -> bool {
         // Mars Circe captures from the rebirth square.
         *self != Rebirth::Mars
@@ -178,7 +216,7 @@ impl Hooks for Rebirth {
             if *self == Rebirth::Parrain {
                 after.pending = None;
                 if let Some((p, t)) = parrain_rebirth(before, m, after) {
-                    after.put(t, p);
+                    after.put(t, reborn_as(p, m));
                 }
             }
             return;
@@ -206,7 +244,7 @@ impl Hooks for Rebirth {
                 // this move's, which waits for the next.
                 after.pending = None;
                 if let Some((p, t)) = parrain_rebirth(before, m, after) {
-                    after.put(t, p);
+                    after.put(t, reborn_as(p, m));
                 }
                 if let Some(victim) = before.piece_at(v) {
                     after.pending = Some((victim, v));
@@ -218,12 +256,12 @@ impl Hooks for Rebirth {
 
     fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
         if *self == Rebirth::Parrain {
-            if let Some((p, t)) = parrain_target(before, m)
-                && t != m.to
-                && after.piece_at(t) == Some(p)
-                && (before.piece_at(t).is_none() || t == m.from || m.victim == Some(t))
-            {
-                out.push_str(&format!("[+{}{}]", piece_text(p), sq_name(t)));
+            if let Some((p, t)) = parrain_reborn(before, m, after) {
+                out.push_str(&format!("[+{}{}", piece_text(p), sq_name(t)));
+                if let Some(k) = m.reborn {
+                    out.push_str(&format!("={}", k.code()));
+                }
+                out.push(']');
             }
             return;
         }
@@ -246,6 +284,20 @@ impl Hooks for Rebirth {
             Rebirth::Mars | Rebirth::Parrain => {}
         }
     }
+}
+
+/// Parrain Circe: the piece reborn by `m` and its square, read from the position `after`
+/// the move (`None` when nothing was reborn).
+fn parrain_reborn(before: &FairyPosition, m: &FMove, after: &FairyPosition) -> Option<(FPiece, Square)> {
+    let (p, t) = parrain_target(before, m)?;
+    (t != m.to && after.piece_at(t) == Some(reborn_as(p, m)) && (before.piece_at(t).is_none() || t == m.from || m.victim == Some(t)))
+        .then_some((p, t))
+}
+
+/// The piece Parrain Circe brings back after `m`: the waiting piece, promoted when `m`
+/// chose what the pawn becomes on its last rank.
+fn reborn_as(p: FPiece, m: &FMove) -> FPiece {
+    m.reborn.map_or(p, |k| FPiece::new(p.owner, k))
 }
 
 /// A piece as Popeye writes it inside brackets: colour letter and code (`bS`, `nP`).

@@ -16,4 +16,7 @@ impl Hooks for Grid {
     fn allows(&self, _pos: &FairyPosition, _p: FPiece, _mover: Color, m: &FMove) -> bool {
         cell(m.from) != cell(m.to)
     }
+    fn observation_allows(&self, from: crate::geometry::Square, to: crate::geometry::Square) -> bool {
+        cell(from) != cell(to)
+    }
 }

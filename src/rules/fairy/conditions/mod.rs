@@ -72,6 +72,14 @@ pub trait Hooks {
         let _ = (pos, p, mover, m);
         true
     }
+    /// Whether a piece on `from` observes `to` as far as this condition's geometry goes
+    /// (Madrasi's paralysis and Patrol's support): a condition that forbids moves by their
+    /// squares alone (Grid, Monochrome, Bichrome) forbids the observation along them too, as
+    /// a capture there would be forbidden.
+    fn observation_allows(&self, from: Square, to: Square) -> bool {
+        let _ = (from, to);
+        true
+    }
     /// Step 6: whether the capture `m` of a royal piece counts as check (Circe with kings
     /// reborn: not when the king would be reborn).
     fn royal_capture_counts(&self, pos: &FairyPosition, m: &FMove) -> bool {
@@ -242,6 +250,9 @@ impl Hooks for Condition {
     }
     fn allows(&self, pos: &FairyPosition, p: FPiece, mover: Color, m: &FMove) -> bool {
         self.hooks().allows(pos, p, mover, m)
+    }
+    fn observation_allows(&self, from: Square, to: Square) -> bool {
+        self.hooks().observation_allows(from, to)
     }
     fn royal_capture_counts(&self, pos: &FairyPosition, m: &FMove) -> bool {
         self.hooks().royal_capture_counts(pos, m)

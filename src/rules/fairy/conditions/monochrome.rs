@@ -26,4 +26,7 @@ impl Hooks for Chrome {
         }
         ok(m.from, m.to)
     }
+    fn observation_allows(&self, from: Square, to: Square) -> bool {
+        (light(from) == light(to)) == self.same
+    }
 }

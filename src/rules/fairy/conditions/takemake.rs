@@ -119,7 +119,7 @@ impl Hooks for MakeTake {
                         continue;
                     }
                     done.push((t, v));
-                    let m = FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via: Some(s1) };
+                    let m = FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via: Some(s1), reborn: None };
                     if p.is_pawn() && last & (1u64 << t.0) != 0 {
                         for k in pos.promotion_kinds() {
                             pos.finish(mover, p, FMove { promotion: Some(k), ..m }, out);
