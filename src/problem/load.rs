@@ -524,6 +524,14 @@ fn interpret(
                         t.label
                     ));
                 }
+                if let super::TwinCommand::Stipulation { stipulation: s } | super::TwinCommand::SStipulation { stipulation: s, .. } = c
+                    && s.goal.tracks_pieces()
+                {
+                    unsupported.push(format!(
+                        "twin {}: 'Stipulation {s}' brings a goal that follows pieces into a problem without one: not supported yet",
+                        t.label
+                    ));
+                }
             }
         }
         if !unsupported.is_empty() {

@@ -293,10 +293,11 @@ fn proof_stipulation(shown: &str, goal: Goal, rest: &str, play: Play, prefixes: 
 impl Stipulation {
     /// Parses Popeye's stipulation grammar `[N->][exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs|hr]GOAL
     /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00`, `##`,
-    /// `##!`, `!#` or `z` with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
+    /// `##!`, `!#`, `<>`, `<>r`, `ct`, `ctr`, `z` with a square (`hzd54`) or `k` with a square
+    /// (`hka71`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
     /// Proof games: `[exact-][ser-|pser-|phser-][h]dia n[.5]`, `a=>b n[.5]` (YACPDB's `PG n.0`
     /// is `dia n`). Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
-    /// solve yet (`pser-semi-r#2`, goals such as `<>`) give
+    /// solve yet (`pser-semi-r#2`, `2->h#3`) give
     /// [`StipulationError::Unsupported`].
     ///
     /// ```
