@@ -79,7 +79,7 @@ const SLOW: &[(&str, usize)] = &[
 
 /// How many orthodox problems of the suite feerie may still call `unsupported` (the test
 /// prints each with its reason); lower it as support grows.
-const UNSUPPORTED_AT_MOST: usize = 24;
+const UNSUPPORTED_AT_MOST: usize = 12;
 
 /// Orthodox problems that still differ from Popeye's output, with the reason; the test
 /// checks that each still differs, so that the list shrinks as they are fixed.
@@ -89,8 +89,10 @@ const KNOWN_DIFFERENCES: &[(&str, usize, &str)] = &[
 ];
 
 /// The orthodox problems of the suite, at least (569 in session 17: proof games with a fairy
-/// condition or without a king now name it and no longer count as orthodox).
-const ORTHODOX_AT_LEAST: usize = 565;
+/// condition or without a king now name it and no longer count as orthodox; 560 once the
+/// goals that follow pieces load: three kiss problems without kings and six AntiCirce,
+/// Circe and Parrain Circe problems with them no longer count).
+const ORTHODOX_AT_LEAST: usize = 560;
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
