@@ -393,3 +393,14 @@ fn intro_moves_come_before_the_series_numbered_on_their_own() {
     );
     assert!(matches!(Stipulation::parse("2->h#3"), Err(StipulationError::Unsupported(_))));
 }
+
+#[test]
+fn a_series_goes_on_past_a_stalemate_that_is_not_the_goal() {
+    // Popeye: ser-#2 on wKb6 wQc1 bKa8 has 27 lines; four go through 1.Qc1-c7, which leaves
+    // Black without a move: Black never moves in the series.
+    let l = lines(&pos("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1"), "ser-#2");
+    assert_eq!(l.len(), 27);
+    assert_eq!(l.iter().filter(|l| l.starts_with("Qc1-c7 ")).count(), 4);
+    // The blocked side never stops a series of a goal that follows pieces either.
+    assert_eq!(lines(&tracked("wRc1 wBe3", Conditions::none()), "ser-<>3"), ["Rc1-c3 Be3-c1 Rc3-e3", "Rc1-e1 Be3-c1 Re1-e3"]);
+}

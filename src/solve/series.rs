@@ -235,7 +235,10 @@ impl<G: Game> Series<'_, G> {
                 }
                 None => false,
             };
-            if self.goes_on(ended) && k > 1 && !q.in_check() && q.has_move() {
+            // The other side may stand stalemated on the way, where that is not the goal
+            // reached: it never moves in the series (Popeye: ser-#2 1.Qc1-c7 2.Qc7-d8 # with
+            // wKb6 bKa8).
+            if self.goes_on(ended) && k > 1 && !q.in_check() && (!ended || q.has_move()) {
                 let next = q.pass();
                 if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
                     found = true;
@@ -299,7 +302,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
                 }
                 None => false,
             };
-            if s.goes_on(ended) && k > 1 && !q.in_check() && q.has_move() {
+            if s.goes_on(ended) && k > 1 && !q.in_check() && (!ended || q.has_move()) {
                 s.search(&q.pass(), k - 1, plan.as_ref().and_then(|pl| pl.as_ref()), &mut prefix, &mut out);
             }
         }
