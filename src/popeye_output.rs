@@ -547,6 +547,19 @@ pub fn is_orthodox(l: &Loaded) -> bool {
                         && v.options.holes == 0
                         && board.chars().all(|c| !c.is_ascii_alphabetic() || "kqrbnpKQRBNP".contains(c))
                 }
+                // The fairy rules play an orthodox diagram whose goal follows pieces (`<>`,
+                // `ct`, `kxy`): orthodox still when it has no condition, hole, neutral or
+                // fairy piece, and both kings.
+                crate::problem::GamePosition::Fairy(f) => {
+                    let pieces = f.pieces();
+                    v.stipulation.goal.tracks_pieces()
+                        && f.conditions().is_empty()
+                        && f.holes() == 0
+                        && pieces.iter().all(|(_, p)| p.owner.color().is_some() && p.kind.in_chess())
+                        && [crate::rules::fairy::Owner::White, crate::rules::fairy::Owner::Black]
+                            .iter()
+                            .all(|&o| pieces.iter().any(|(_, p)| p.owner == o && p.kind == crate::piece::Kind::King))
+                }
                 _ => false,
             })
         }),

@@ -60,6 +60,7 @@ fn build(
         ep: ep.map(|(f, r)| Square((r * 8 + f) as u8)),
         conditions,
         extra_promotions: vec![],
+        track_pieces: false,
     };
     let mut b = Board {
         squares: [[None; 8]; 8],

@@ -697,10 +697,11 @@ fn series_ending(q: &Position, end: SeriesEnd, goal: Goal) -> Option<Vec<Move>> 
     }
 }
 
-/// Whether the series goes on after a series move that did not end it: Popeye's rules, no
-/// check before the last move, and the other side (which passes) must have a move.
-fn series_goes_on(q: &Position) -> bool {
-    !q.in_check() && !moves(q).is_empty()
+/// Whether the series goes on after a series move: Popeye's rules, no check before the last
+/// move; the other side (which passes) may stand stalemated on the way, but not where the
+/// move reached the series' end (`ended`).
+fn series_goes_on(q: &Position, ended: bool) -> bool {
+    !q.in_check() && (!ended || !moves(q).is_empty())
 }
 
 /// The bound's question for a series of up to `k` moves from `p` (series side to move).
@@ -723,7 +724,7 @@ fn series_walk(p: &Position, k: u32, end: SeriesEnd, goal: Goal, memo: &mut Hash
         let reached = if series_ending(&q, end, goal).is_some() {
             true
         } else {
-            k > 1 && series_goes_on(&q) && series_walk(&Game::pass(&q), k - 1, end, goal, memo, st)
+            k > 1 && series_goes_on(&q, false) && series_walk(&Game::pass(&q), k - 1, end, goal, memo, st)
         };
         any |= reached;
         if reached {
@@ -784,7 +785,9 @@ fn series_lines(
     for m in moves(p) {
         let q = p.play(m);
         prefix.push(m);
-        if let Some(replies) = series_ending(&q, end, goal) {
+        let ending = series_ending(&q, end, goal);
+        let ended = ending.is_some();
+        if let Some(replies) = ending {
             let line = texts(root, prefix, true);
             if replies.is_empty() {
                 out.insert(line.clone());
@@ -795,7 +798,7 @@ fn series_lines(
                 out.insert(l);
             }
         }
-        if k > 1 && series_goes_on(&q) && !series_lines(root, &Game::pass(&q), k - 1, (end, goal), prefix, out, budget) {
+        if k > 1 && series_goes_on(&q, ended) && !series_lines(root, &Game::pass(&q), k - 1, (end, goal), prefix, out, budget) {
             return false;
         }
         prefix.pop();

@@ -79,17 +79,18 @@ const SLOW: &[(&str, usize)] = &[
 
 /// How many orthodox problems of the suite feerie may still call `unsupported` (the test
 /// prints each with its reason); lower it as support grows.
-const UNSUPPORTED_AT_MOST: usize = 18;
+const UNSUPPORTED_AT_MOST: usize = 12;
 
 /// Orthodox problems that still differ from Popeye's output, with the reason; the test
 /// checks that each still differs, so that the list shrinks as they are fixed.
 const KNOWN_DIFFERENCES: &[(&str, usize, &str)] = &[];
 
 /// The orthodox problems of the suite, at least (569 in session 17: proof games with a fairy
-/// condition or without a king now name it and no longer count as orthodox; session 18: an
-/// unsupported problem with a condition feerie plays, such as Circe with the goal `ctr`, is
-/// not orthodox either).
-const ORTHODOX_AT_LEAST: usize = 561;
+/// condition or without a king now name it and no longer count as orthodox; 556 in session
+/// 18: the goals that follow pieces load, so three kiss problems without kings and six
+/// AntiCirce, Circe and Parrain Circe problems no longer count, nor does an unsupported
+/// problem with a condition feerie plays, such as Andernach with `StartMoveNumber`).
+const ORTHODOX_AT_LEAST: usize = 556;
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")

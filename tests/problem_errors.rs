@@ -224,8 +224,8 @@ fn huge_move_numbers_in_a_stated_solution_are_reported_not_expanded() {
 fn an_unsupported_stipulation_does_not_make_a_checked_diagram_invalid() {
     use feerie::problem::{Loaded, load_str};
     let doc = |stip: &str| format!("stipulation: '{stip}'\nalgebraic: {{white: [Ka6, Sc7], black: [Ka8]}}\n");
-    match &load_str(&doc("h<>2"), "d.yaml")[0] {
-        Loaded::Unsupported { reason, .. } => assert!(reason.contains("h<>2"), "{reason}"),
+    match &load_str(&doc("2->h#3"), "d.yaml")[0] {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("2->h#3"), "{reason}"),
         other => panic!("{other:?}"),
     }
     match &load_str(&doc("dia8.5"), "d.yaml")[0] {

@@ -505,7 +505,10 @@ fn interpret(
         || options.holes != 0
         || setup.pieces.iter().any(|(_, p)| !p.kind.in_chess())
         || !neutrals.is_empty()
-        || (kingless && (options.no_wk || options.no_bk));
+        || (kingless && (options.no_wk || options.no_bk))
+        // The goals that follow pieces from the diagram (`<>`, `ct`, `k`, …): only the fairy
+        // rules keep where each piece started.
+        || stipulation.is_some_and(|s| s.goal.tracks_pieces());
     if !fairy {
         for t in &twins {
             for c in &t.commands {
@@ -514,6 +517,14 @@ fn interpret(
                 {
                     unsupported.push(format!(
                         "twin {}: 'Condition {text}' brings a fairy condition into an orthodox problem: not supported yet",
+                        t.label
+                    ));
+                }
+                if let super::TwinCommand::Stipulation { stipulation: s } | super::TwinCommand::SStipulation { stipulation: s, .. } = c
+                    && s.goal.tracks_pieces()
+                {
+                    unsupported.push(format!(
+                        "twin {}: 'Stipulation {s}' brings a goal that follows pieces into a problem without one: not supported yet",
                         t.label
                     ));
                 }
@@ -561,6 +572,7 @@ fn interpret(
             ep: setup.ep,
             conditions: options.conditions,
             extra_promotions: setup.extra_promotions.clone(),
+            track_pieces: stipulation.is_some_and(|s| s.goal.tracks_pieces()),
         };
         let position = crate::rules::fairy::FairyPosition::from_setup(&fs).map_err(|e| match &e {
             crate::rules::fairy::FairyError::OppositeCheck(c) => {

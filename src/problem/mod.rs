@@ -445,6 +445,7 @@ impl Problem {
             ep: None,
             conditions: options.conditions,
             extra_promotions: position.promotion_kinds().collect(),
+            track_pieces: stipulation.goal.tracks_pieces(),
         };
         let position = FairyPosition::from_setup(&setup).map_err(|e| self.twin_error(t, e.to_string()))?;
         Ok(Variant {
@@ -627,6 +628,11 @@ impl Problem {
             };
             self.twin_error(t, m)
         })?;
+        if let Some(why) = <Position as crate::rules::Game>::refuses_goal(stipulation.goal) {
+            return Err(
+                self.twin_error(t, format!("'{stipulation}': {why}; a twin that brings it into a problem without it is not supported yet"))
+            );
+        }
         Ok(Variant { label: t.label.clone(), description: t.description(), position: GamePosition::Chess(position), stipulation, options })
     }
 }

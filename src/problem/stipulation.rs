@@ -164,13 +164,14 @@ pub enum StipulationError {
 /// Largest number of moves a stipulation may ask for.
 pub const MAX_MOVES: u32 = 999;
 
-/// Popeye goals that are well-formed but not supported yet, longest first, with a name.
-const OTHER_GOALS: &[(&str, &str)] =
-    &[("<>r", "exchange by rebirth"), ("<>", "exchange"), ("ctr", "circuit by rebirth"), ("ct", "circuit"), ("k", "kiss")];
-
 /// The goals feerie solves, longest first (so that `#=` is read before `#`, `==` before
-/// `=`); the target square `zxy` is read apart.
+/// `=`, `<>r` before `<>`, `ctr` before `ct`); the target square `zxy` and the kiss `kxy` are
+/// read apart.
 const GOALS: &[(&str, Goal)] = &[
+    ("<>r", Goal::ExchangeByRebirth),
+    ("<>", Goal::Exchange),
+    ("ctr", Goal::CircuitByRebirth),
+    ("ct", Goal::Circuit),
     ("##!", Goal::CounterMate),
     ("##", Goal::DoubleMate),
     ("#=", Goal::MateOrStalemate),
@@ -292,10 +293,11 @@ fn proof_stipulation(shown: &str, goal: Goal, rest: &str, play: Play, prefixes: 
 impl Stipulation {
     /// Parses Popeye's stipulation grammar `[N->][exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs|hr]GOAL
     /// n[.5]` with GOAL one of `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `%`, `x`, `ep`, `00`, `##`,
-    /// `##!`, `!#` or `z` with a square (`hzd54`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
+    /// `##!`, `!#`, `<>`, `<>r`, `ct`, `ctr`, `z` with a square (`hzd54`) or `k` with a square
+    /// (`hka71`), and `reci-h(G)GOAL n` (Black's own goal G in parentheses).
     /// Proof games: `[exact-][ser-|pser-|phser-][h]dia n[.5]`, `a=>b n[.5]` (YACPDB's `PG n.0`
     /// is `dia n`). Spaces are ignored and letters may be upper case. Forms Popeye knows but feerie does not
-    /// solve yet (`pser-semi-r#2`, goals such as `<>`) give
+    /// solve yet (`pser-semi-r#2`, `2->h#3`) give
     /// [`StipulationError::Unsupported`].
     ///
     /// ```
@@ -387,31 +389,20 @@ impl Stipulation {
             }
             rest = after;
         }
-        // Goal: the unsupported ones first (`##` before `#`), then the supported ones, then the
-        // target square `z` + square.
+        // Goal: the listed ones (longest first), then the target square `z` and the kiss `k`,
+        // each with its square.
         let mut goal = None;
-        if let Some((g, name)) = OTHER_GOALS.iter().copied().find(|(g, _)| rest.starts_with(g)) {
-            let mut r = &rest[g.len()..];
-            // The kiss names a square: `ka7`.
-            if g == "k" && r.get(..2).is_some_and(|sq| crate::position::parse_sq(sq).is_some()) {
-                r = &r[2..];
-            }
-            let (_, _, after) = parse_length(shown, r)?;
-            if !after.is_empty() {
-                return Err(malformed(shown, format!("unexpected '{after}' after the length")));
-            }
-            return Err(StipulationError::Unsupported(format!("goal '{g}' ({name}) in '{shown}'")));
-        }
         if let Some(&(g, gl)) = GOALS.iter().find(|(g, _)| rest.starts_with(g) && !rest.starts_with("=>")) {
             goal = Some(gl);
             rest = &rest[g.len()..];
-        } else if let Some(r) = rest.strip_prefix('z') {
+        } else if let Some((r, kiss)) = rest.strip_prefix('z').map(|r| (r, false)).or_else(|| rest.strip_prefix('k').map(|r| (r, true))) {
             let sq: String = r.chars().take(2).collect();
             match crate::position::parse_sq(&sq) {
                 Some(s) if sq.len() == 2 => {
-                    goal = Some(Goal::Target(s));
+                    goal = Some(if kiss { Goal::Kiss(s) } else { Goal::Target(s) });
                     rest = &r[2..];
                 }
+                _ if kiss => return Err(malformed(shown, format!("the kiss goal 'k' needs a square (e.g. 'ka7'), found '{sq}'"))),
                 _ => return Err(malformed(shown, format!("the target square goal 'z' needs a square (e.g. 'zd5'), found '{sq}'"))),
             }
         }
@@ -424,7 +415,7 @@ impl Stipulation {
                 Some(c) => malformed(
                     shown,
                     format!(
-                        "unknown goal '{c}': expected [exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL n[.5] with GOAL one of #, =, ==, +, #=, !=, ~, %, x, ep, 00, zxy, e.g. '#2' or 'h#3.5'"
+                        "unknown goal '{c}': expected [exact-][ser-|pser-|phser-][reci-|semi-][h|s|r|hs]GOAL n[.5] with GOAL one of #, =, ==, +, #=, !=, ~, %, x, ep, 00, zxy, <>, <>r, ct, ctr, kxy, e.g. '#2' or 'h#3.5'"
                     ),
                 ),
             });

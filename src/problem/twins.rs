@@ -619,7 +619,7 @@ mod tests {
         assert_eq!(t.commands.len(), 2);
         let t = parse_twin("Remove e7 Add white Se8").unwrap();
         assert_eq!(t.commands[1].to_string(), "Add white Se8");
-        let t = parse_twin("Stipulation ser-h<>2").unwrap();
+        let t = parse_twin("Stipulation 2->h#3").unwrap();
         assert_eq!(t.unsupported.len(), 1);
         assert!(parse_twin("Move a1").is_err());
         assert!(parse_twin("Move a1 i9").unwrap_err().message.contains("off the board"));

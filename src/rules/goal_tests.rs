@@ -140,10 +140,21 @@ fn stipulations_with_the_new_goals_read_and_write_back() {
         assert_eq!(s.goal, goal, "{text}");
         assert_eq!(s.to_string(), text);
     }
-    for text in ["h<>3", "ser-ct10", "ser-h<>r5", "sKa74"] {
-        assert!(matches!(Stipulation::parse(text), Err(StipulationError::Unsupported(_))), "{text}");
+    for (text, goal) in [
+        ("h<>3", Goal::Exchange),
+        ("ser-ct10", Goal::Circuit),
+        ("ser-h<>r5", Goal::ExchangeByRebirth),
+        ("ser-sctr2", Goal::CircuitByRebirth),
+        ("ska74", Goal::Kiss(parse_sq("a7").unwrap())),
+    ] {
+        let s = Stipulation::parse(text).expect(text);
+        assert_eq!(s.goal, goal, "{text}");
+        assert_eq!(s.to_string(), text);
+        assert!(goal.tracks_pieces() && goal.by_move() && goal.end_mark().is_empty());
     }
+    assert_eq!(Stipulation::parse("sKa74").unwrap().moves, 4);
     assert!(matches!(Stipulation::parse("zj93"), Err(StipulationError::Malformed { .. })));
+    assert!(matches!(Stipulation::parse("hk3"), Err(StipulationError::Malformed { .. })));
 }
 
 #[test]
@@ -156,6 +167,95 @@ fn xiangqi_and_cheskers_refuse_the_goals_of_the_move() {
     }
     assert!(<XiangqiPosition as Game>::refuses_goal(Goal::Mate).is_none());
     assert!(<Position as Game>::refuses_goal(Goal::Capture).is_none());
+    // The chess position keeps no record of where its pieces started.
+    assert!(<Position as Game>::refuses_goal(Goal::Circuit).is_some());
+}
+
+/// A fairy position that follows its pieces ([`FairySetup::track_pieces`]) from a list such
+/// as `wQd3 bRc5` (no king needed), White to move.
+fn tracked(pieces: &str, conditions: Conditions) -> super::fairy::FairyPosition {
+    use super::fairy::{FPiece, FairySetup, Owner};
+    let pieces = pieces
+        .split_whitespace()
+        .map(|w| {
+            let owner = if w.starts_with('w') { Owner::White } else { Owner::Black };
+            let kind = crate::piece::Kind::from_code(&w[1..2]).unwrap();
+            (parse_sq(&w[2..]).unwrap(), FPiece::new(owner, kind))
+        })
+        .collect();
+    let setup = FairySetup { pieces, side: Some(crate::piece::Color::White), conditions, track_pieces: true, ..FairySetup::default() };
+    super::fairy::FairyPosition::from_setup(&setup).unwrap()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn anticirce() -> Conditions {
+    let mut c = Conditions::none();
+    c.push(Condition::Rebirth(Rebirth::Anti { cheylan: false })).unwrap();
+    c
+}
+
+#[test]
+fn a_kiss_is_the_moving_piece_left_alone_beside_the_kissed_one() {
+    // Every expectation is Popeye's on the same position. The queen may kiss the rook from
+    // any square beside it.
+    let k = keys(&tracked("wQd3 bRc5", Conditions::none()), "kc51");
+    assert_eq!(sorted(k), ["Qd3-b5", "Qd3-c4", "Qd3-d4", "Qd3-d5", "Qd3-d6"]);
+    // With a black pawn beside the rook, only the move that takes it kisses.
+    assert_eq!(keys(&tracked("wQd3 bRc5 bPd4", Conditions::none()), "kc51"), ["Qd3*d4"]);
+    // A second neighbour that stays spoils every kiss.
+    assert!(keys(&tracked("wQd3 wBb6 bRc5", Conditions::none()), "kc51").is_empty());
+    // The kissed piece moving beside another is no kiss; the other way round it is.
+    assert!(keys(&tracked("wBb6 bPd4", Conditions::none()), "kb61").is_empty());
+    assert_eq!(keys(&tracked("wBb6 bPd4", Conditions::none()), "kd41"), ["Bb6-c5"]);
+    // The queen already alone beside the rook: moving to another square beside it kisses,
+    // another piece's move does not.
+    let k = keys(&tracked("wQd4 wPh2 bRc5", Conditions::none()), "kc51");
+    assert_eq!(sorted(k), ["Qd4-b4", "Qd4-c4", "Qd4-d5", "Qd4-d6"]);
+    // Help play (Popeye's hka71): the pawn goes, the knight follows it.
+    assert_eq!(lines(&tracked("wSa4 bPa7", Conditions::none()).pass(), "hka71"), ["a7-a5 Sa4-b6", "a7-a6 Sa4-b6"]);
+}
+
+#[test]
+fn a_circuit_brings_the_moving_piece_back_to_its_diagram_square() {
+    // Popeye: ser-ct2 with wRc1 wKd1 (and a black pawn, so that Black is never
+    // stalemated on the way): every switchback of either piece, 13 lines.
+    let l = lines(&tracked("wRc1 wKd1 bPh7", Conditions::none()), "ser-ct2");
+    assert_eq!(l.len(), 13);
+    assert!(l.iter().all(|l| {
+        let w: Vec<&str> = l.split(' ').collect();
+        w.len() == 2 && w[0][1..3] == w[1][4..6] && w[0][4..6] == w[1][1..3]
+    }));
+    // Two rooks: 21 switchbacks (Popeye).
+    assert_eq!(lines(&tracked("wRc1 wRe1 bPh7", Conditions::none()), "ser-ct2").len(), 21);
+    // AntiCirce: the capturer reborn on its own diagram square has come back.
+    assert_eq!(keys(&tracked("wKe1 bPd2", anticirce()), "ct1"), ["Ke1*d2[wKd2->e1]"]);
+    // Not a circuit by rebirth: no captured piece is reborn.
+    assert!(keys(&tracked("wKe1 bPd2", anticirce()), "ctr1").is_empty());
+}
+
+#[test]
+fn an_exchange_swaps_two_pieces_of_one_side() {
+    // Popeye: ser-<>3 with wRc1 wBe3: two lines.
+    let l = lines(&tracked("wRc1 wBe3 bPh7", Conditions::none()), "ser-<>3");
+    assert_eq!(l, ["Rc1-c3 Be3-c1 Rc3-e3", "Rc1-e1 Be3-c1 Re1-e3"]);
+    // Two rooks swap too (28 lines in four moves): they are told apart by where they began.
+    assert_eq!(lines(&tracked("wRc1 wRe1 bPh7", Conditions::none()), "ser-<>4").len(), 28);
+    // Pieces of both sides never exchange.
+    assert!(lines(&tracked("wRa1 bRh8", Conditions::none()).pass(), "h<>2").is_empty());
+}
+
+#[test]
+fn circe_rebirths_reach_the_goals_by_rebirth() {
+    // Popeye (circe.inp): sctr1, the bishop is taken and reborn on its diagram square c1.
+    let k = keys(&tracked("wBc1 wPg6 bPg7", circe()), "sctr1");
+    assert_eq!(k, ["Bc1-h6"]);
+    // s<>r2: the bishop reborn on f1 completes its exchange with the king.
+    let k = keys(&tracked("wKf1 wBe2 wPd4 bPd6", circe()), "s<>r2");
+    assert_eq!(k, ["Be2-c4"]);
 }
 
 #[test]
@@ -292,4 +392,15 @@ fn intro_moves_come_before_the_series_numbered_on_their_own() {
         ]
     );
     assert!(matches!(Stipulation::parse("2->h#3"), Err(StipulationError::Unsupported(_))));
+}
+
+#[test]
+fn a_series_goes_on_past_a_stalemate_that_is_not_the_goal() {
+    // Popeye: ser-#2 on wKb6 wQc1 bKa8 has 27 lines; four go through 1.Qc1-c7, which leaves
+    // Black without a move: Black never moves in the series.
+    let l = lines(&pos("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1"), "ser-#2");
+    assert_eq!(l.len(), 27);
+    assert_eq!(l.iter().filter(|l| l.starts_with("Qc1-c7 ")).count(), 4);
+    // The blocked side never stops a series of a goal that follows pieces either.
+    assert_eq!(lines(&tracked("wRc1 wBe3", Conditions::none()), "ser-<>3"), ["Rc1-c3 Be3-c1 Rc3-e3", "Rc1-e1 Be3-c1 Re1-e3"]);
 }

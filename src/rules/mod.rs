@@ -70,6 +70,23 @@ pub enum Goal {
     /// `c81` (Chess81): the moving piece arrives on the other side's first rank (White's on
     /// the 8th, Black's on the 1st), by a plain move, a capture or a promotion.
     Chess81,
+    /// `<>` (exchange): the moving piece ends the move (after its own rebirth, in AntiCirce)
+    /// on the diagram square of another piece of its colour, and that piece stands on the
+    /// moving piece's diagram square: the two have swapped places.
+    Exchange,
+    /// `<>r` (exchange by rebirth): as [`Goal::Exchange`], for the piece reborn during the
+    /// move (Circe, Parrain Circe) instead of the moving piece.
+    ExchangeByRebirth,
+    /// `ct` (circuit): the moving piece ends the move (after its own rebirth, in AntiCirce)
+    /// on the square it stood on in the diagram.
+    Circuit,
+    /// `ctr` (circuit by rebirth): a piece reborn during the move (Circe, Parrain Circe) is
+    /// reborn on the square it stood on in the diagram.
+    CircuitByRebirth,
+    /// `kxy` (kiss): after the move, the piece that stood on the square in the diagram (and
+    /// still stands somewhere) has exactly one neighbour, and that neighbour is the moving
+    /// piece (another piece than the kissed one).
+    Kiss(crate::geometry::Square),
 }
 
 impl Goal {
@@ -115,23 +132,30 @@ impl Goal {
             Goal::Proof => 15,
             Goal::Target(s) => 16 + s.0 as u64,
             Goal::AToB => 80,
+            Goal::Exchange => 81,
+            Goal::ExchangeByRebirth => 82,
+            Goal::Circuit => 83,
+            Goal::CircuitByRebirth => 84,
+            Goal::Kiss(s) => 100 + s.0 as u64,
         }
     }
 
     /// The mark Popeye writes after the move that reaches the goal, after the move's own
     /// check mark (`1.Ba3*b2 x`, `Kh1-g2 + z`, `a2-a4 !=`, `Kg8*f8 %`), or instead of it
     /// (`Qb1-b6 #=`): empty for the goals whose reaching move says it already (`#`, `=`,
-    /// `==`, `+`) or that Popeye leaves unmarked (`~`, `ep`, `00`).
+    /// `==`, `+`) or that Popeye leaves unmarked (`~`, `ep`, `00`, and the goals that follow
+    /// a piece: `<>`, `<>r`, `ct`, `ctr`, `k`).
     pub fn end_mark(self) -> &'static str {
         match self {
             Goal::Mate | Goal::Stalemate | Goal::DoubleStalemate | Goal::Check | Goal::AnyMove | Goal::EnPassant | Goal::Castling => "",
+            g if g.tracks_pieces() => "",
             g => g.symbol(),
         }
     }
 
     /// The goal's symbol as a stipulation writes it: `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `x`,
-    /// `%`, `ep`, `00`, `##`, `##!`, `!#`, `c81`, `dia`, `a=>b`, and `z` for a target square
-    /// (without the square).
+    /// `%`, `ep`, `00`, `##`, `##!`, `!#`, `c81`, `dia`, `a=>b`, `<>`, `<>r`, `ct`, `ctr`, and
+    /// `z` for a target square, `k` for a kiss (without the square).
     pub fn symbol(self) -> &'static str {
         match self {
             Goal::Mate => "#",
@@ -152,7 +176,20 @@ impl Goal {
             Goal::AutoMate => "!#",
             Goal::Chess81 => "c81",
             Goal::Target(_) => "z",
+            Goal::Exchange => "<>",
+            Goal::ExchangeByRebirth => "<>r",
+            Goal::Circuit => "ct",
+            Goal::CircuitByRebirth => "ctr",
+            Goal::Kiss(_) => "k",
         }
+    }
+
+    /// Whether the goal follows pieces from the diagram move by move (where each started,
+    /// where it is now): `<>`, `<>r`, `ct`, `ctr`, `k`. Only the fairy rules keep that record
+    /// ([`crate::rules::fairy::FairySetup::track_pieces`]), so a problem with such a goal is
+    /// played by them.
+    pub fn tracks_pieces(self) -> bool {
+        matches!(self, Goal::Exchange | Goal::ExchangeByRebirth | Goal::Circuit | Goal::CircuitByRebirth | Goal::Kiss(_))
     }
 
     /// Whether the goal's mark takes the place of the move's check mark (`Qb1-b6 #=`,
@@ -172,10 +209,12 @@ impl Goal {
 
 impl std::fmt::Display for Goal {
     /// The goal as a stipulation writes it: `#`, `=`, `==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
-    /// `ep`, `00`, `##`, `##!`, `!#` or `z` with the square (`zd5`).
+    /// `ep`, `00`, `##`, `##!`, `!#`, `<>`, `<>r`, `ct`, `ctr`, `z` with the square (`zd5`) or
+    /// `k` with the square (`kc5`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Goal::Target(s) => write!(f, "z{}", crate::position::sq_name(*s)),
+            Goal::Kiss(s) => write!(f, "k{}", crate::position::sq_name(*s)),
             g => f.write_str(g.symbol()),
         }
     }
@@ -269,9 +308,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
             Goal::DoubleMate => before.has_move() && mated_after_self_check(self) && mover_mated(self),
             Goal::CounterMate => before.goal_reached(Goal::Mate) && mated_after_self_check(self) && mover_mated(self),
             Goal::AutoMate => mover_mated(self),
-            Goal::Capture | Goal::WinPiece | Goal::EnPassant | Goal::Castling | Goal::Target(_) | Goal::Chess81 => {
-                before.move_reaches(m, self, goal)
-            }
+            Goal::Capture
+            | Goal::WinPiece
+            | Goal::EnPassant
+            | Goal::Castling
+            | Goal::Target(_)
+            | Goal::Chess81
+            | Goal::Exchange
+            | Goal::ExchangeByRebirth
+            | Goal::Circuit
+            | Goal::CircuitByRebirth
+            | Goal::Kiss(_) => before.move_reaches(m, self, goal),
             // Proof games compare with a target position the game does not know.
             Goal::Proof | Goal::AToB => false,
         }
@@ -292,8 +339,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     }
     /// Whether the move `m` (legal here, `after` the position it leads to) reaches one of the
     /// goals of the move itself: `x` (it captures), `%` (it captures and the board is left
-    /// with fewer pieces), `ep`, `00`, `zxy` (a piece of the mover arrives on the square).
-    /// The default knows none of them: a game that has no captures, castling or en passant
+    /// with fewer pieces), `ep`, `00`, `zxy` (a piece of the mover arrives on the square), and
+    /// the goals that follow pieces ([`Goal::tracks_pieces`]). The default knows none of them: a game that has no captures, castling or en passant
     /// never reaches them.
     fn move_reaches(&self, m: Self::Move, after: &Self, goal: Goal) -> bool {
         let _ = (m, after, goal);
@@ -480,8 +527,10 @@ impl Game for crate::position::Position {
         self.self_check_moves_into(out);
     }
 
-    fn refuses_goal(_goal: Goal) -> Option<String> {
-        None
+    fn refuses_goal(goal: Goal) -> Option<String> {
+        // The chess position keeps no record of where its pieces started: the fairy rules
+        // play these goals.
+        goal.tracks_pieces().then(|| format!("goal '{goal}' follows pieces from the diagram: the fairy rules play it"))
     }
     fn needs_check(&self, goal: Goal) -> bool {
         matches!(goal, Goal::Mate | Goal::Check)

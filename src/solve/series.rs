@@ -289,7 +289,10 @@ impl<G: Game> Series<'_, G> {
             }
             None => false,
         };
-        if self.goes_on(ended) && k > 1 && !q.in_check() && self.may_pass(&q) {
+        // The other side may stand stalemated on the way, where that is not the goal
+        // reached: it never moves in the series (Popeye: ser-#2 1.Qc1-c7 2.Qc7-d8 # with
+        // wKb6 bKa8).
+        if self.goes_on(ended) && k > 1 && !q.in_check() && (!ended || self.may_pass(&q)) {
             let next = q.pass();
             if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
                 found = true;
@@ -363,7 +366,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
             }
             None => false,
         };
-        (s.goes_on(ended) && k > 1 && !q.in_check() && s.may_pass(&q)).then(|| q.pass())
+        (s.goes_on(ended) && k > 1 && !q.in_check() && (!ended || s.may_pass(&q))).then(|| q.pass())
     };
     // With several threads and a series long enough, the work is split over the first two
     // series moves, so that a narrow first level (a few first moves, or one that holds most

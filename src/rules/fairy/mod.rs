@@ -214,6 +214,10 @@ pub struct FairySetup {
     pub conditions: Conditions,
     /// Extra promotion kinds.
     pub extra_promotions: Vec<Kind>,
+    /// Whether the position follows each piece from its diagram square (for the goals of
+    /// [`Goal::tracks_pieces`]): where a piece started then counts in the position's key and
+    /// equality, so that the search tells apart two boards whose pieces came by other ways.
+    pub track_pieces: bool,
 }
 
 /// A position of the fairy rule system.
@@ -236,6 +240,16 @@ pub struct FairyPosition {
     pub(crate) promotions: u64,
     pub(crate) conditions: Conditions,
     pub(crate) hash: u64,
+    /// The diagram square of the piece on each square (meaningful on occupied squares
+    /// only): a piece keeps it when it moves, promotes or is reborn.
+    pub(crate) origin: [u8; 64],
+    /// Parrain Circe: the diagram square of the piece waiting for its rebirth.
+    pub(crate) pending_origin: u8,
+    /// The square a captured piece was reborn on by the last move (Circe, Parrain Circe).
+    pub(crate) reborn: Option<Square>,
+    /// Whether the diagram squares count in the key and equality
+    /// ([`FairySetup::track_pieces`]).
+    pub(crate) track: bool,
 }
 
 impl PartialEq for FairyPosition {
@@ -247,7 +261,21 @@ impl PartialEq for FairyPosition {
             && self.lost == o.lost
             && self.ep == o.ep
             && self.pending == o.pending
+            && (!self.track
+                || (Squares(self.occupied()).all(|s| self.origin[s.index()] == o.origin[s.index()])
+                    && (self.pending.is_none() || self.pending_origin == o.pending_origin)))
     }
+}
+
+/// A key for "the piece on `s` started on `origin`" (a mix of the two, for
+/// [`FairySetup::track_pieces`]).
+#[inline]
+fn origin_key(s: Square, origin: u8) -> u64 {
+    let mut z = (s.0 as u64) << 8 | origin as u64;
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 impl Eq for FairyPosition {}
 
@@ -291,6 +319,10 @@ impl FairyPosition {
             promotions: (1 << Kind::Queen as u64) | (1 << Kind::Rook as u64) | (1 << Kind::Bishop as u64) | (1 << Kind::Knight as u64),
             conditions: setup.conditions,
             hash: 0,
+            origin: std::array::from_fn(|i| i as u8),
+            pending_origin: 0,
+            reborn: None,
+            track: setup.track_pieces,
         };
         for &(s, piece) in &setup.pieces {
             if s.index() >= 64 || p.board[s.index()].is_some() || setup.holes & (1u64 << s.0) != 0 {
@@ -387,6 +419,14 @@ impl FairyPosition {
         }
         if let Some((p, s)) = self.pending {
             h ^= piece_key(p, s).rotate_left(7);
+            if self.track {
+                h ^= origin_key(s, self.pending_origin).rotate_left(13);
+            }
+        }
+        if self.track {
+            for s in Squares(self.occupied()) {
+                h ^= origin_key(s, self.origin[s.index()]);
+            }
         }
         h
     }
@@ -928,15 +968,18 @@ impl FairyPosition {
         let mut q = *self;
         let us = self.side;
         q.ep = None;
+        q.reborn = None;
         if let Some(rook) = m.rook {
             let (kto, rto) = crate::position::castle_squares(m.from, rook);
             let k = q.take(m.from);
             let r = q.take(rook);
             if let Some(k) = k {
                 q.put(kto, k);
+                q.origin[kto.index()] = self.origin[m.from.index()];
             }
             if let Some(r) = r {
                 q.put(rto, r);
+                q.origin[rto.index()] = self.origin[rook.index()];
             }
         } else {
             let mover = q.take(m.from);
@@ -949,6 +992,7 @@ impl FairyPosition {
                 }
                 q.take(m.to);
                 q.put(m.to, p);
+                q.origin[m.to.index()] = self.origin[m.from.index()];
                 if p.is_pawn() && m.promotion.is_none() && m.victim.is_none() && m.via.is_none() {
                     let (f0, r0) = fr(m.from);
                     let (f1, r1) = fr(m.to);
@@ -1036,6 +1080,28 @@ impl FairyPosition {
                 out.push(m);
             }
         }
+    }
+
+    /// Where the piece that stood on square `origin` in the diagram stands now, if it is
+    /// still on the board.
+    fn square_of(&self, origin: u8) -> Option<Square> {
+        Squares(self.occupied()).find(|s| self.origin[s.index()] == origin)
+    }
+
+    /// Whether the piece that stood on square `origin` in the diagram stands there now.
+    fn is_on_own_square(&self, origin: u8) -> bool {
+        origin < 64 && self.occupied() & (1u64 << origin) != 0 && self.origin[origin as usize] == origin
+    }
+
+    /// Whether the piece on `s` and another piece of its owner have swapped their diagram
+    /// squares: it stands on the other's, the other on its own.
+    fn swapped(&self, s: Square) -> bool {
+        let o = self.origin[s.index()];
+        if o == s.0 || o >= 64 {
+            return false;
+        }
+        let (Some(p), Some(q)) = (self.piece_at(s), self.piece_at(Square(o))) else { return false };
+        p.owner == q.owner && self.origin[o as usize] == s.0
     }
 
     /// The same position with the other side to move.
@@ -1226,6 +1292,23 @@ impl Game for FairyPosition {
             Goal::Target(s) => {
                 let at = after.piece_at(s);
                 at.is_some_and(|p| p.owner == Owner::of(self.side) || p.owner == Owner::Neutral) && at != self.piece_at(s)
+            }
+            Goal::Circuit => {
+                let o = self.origin[m.from.index()];
+                after.is_on_own_square(o)
+            }
+            Goal::Exchange => {
+                let o = self.origin[m.from.index()];
+                after.square_of(o).is_some_and(|s| after.swapped(s))
+            }
+            Goal::CircuitByRebirth => after.reborn.is_some_and(|r| after.origin[r.index()] == r.0),
+            Goal::ExchangeByRebirth => after.reborn.is_some_and(|r| after.swapped(r)),
+            Goal::Kiss(t) => {
+                let Some(kissed) = after.square_of(t.0) else { return false };
+                // The pieces of the move where they end: the mover (and a castling rook).
+                let moved = [Some(m.from), m.rook].map(|s| s.and_then(|s| after.square_of(self.origin[s.index()])));
+                let near = crate::rules::chess::king_attacks(kissed) & after.occupied();
+                moved.iter().flatten().any(|&s| s != kissed && near == 1u64 << s.0)
             }
             _ => false,
         }

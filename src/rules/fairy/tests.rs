@@ -14,6 +14,7 @@ pub(crate) fn from_fen(fen: &str, conditions: Conditions) -> FairyPosition {
         ep: setup.ep,
         conditions,
         extra_promotions: Vec::new(),
+        track_pieces: false,
     })
     .unwrap()
 }

@@ -217,6 +217,8 @@ impl Hooks for Rebirth {
                 after.pending = None;
                 if let Some((p, t)) = parrain_rebirth(before, m, after) {
                     after.put(t, reborn_as(p, m));
+                    after.origin[t.index()] = before.pending_origin;
+                    after.reborn = Some(t);
                 }
             }
             return;
@@ -229,6 +231,8 @@ impl Hooks for Rebirth {
                 let r = rebirth_square(victim.kind, color, v);
                 if after.piece_at(r).is_none() && after.holes & (1u64 << r.0) == 0 {
                     after.put(r, victim);
+                    after.origin[r.index()] = before.origin[v.index()];
+                    after.reborn = Some(r);
                 }
             }
             Rebirth::Anti { .. } => {
@@ -237,6 +241,7 @@ impl Hooks for Rebirth {
                     && let Some(p) = after.take(m.to)
                 {
                     after.put(r, p);
+                    after.origin[r.index()] = after.origin[m.to.index()];
                 }
             }
             Rebirth::Parrain => {
@@ -245,9 +250,12 @@ impl Hooks for Rebirth {
                 after.pending = None;
                 if let Some((p, t)) = parrain_rebirth(before, m, after) {
                     after.put(t, reborn_as(p, m));
+                    after.origin[t.index()] = before.pending_origin;
+                    after.reborn = Some(t);
                 }
                 if let Some(victim) = before.piece_at(v) {
                     after.pending = Some((victim, v));
+                    after.pending_origin = before.origin[v.index()];
                 }
             }
             Rebirth::Mars => {}
