@@ -89,6 +89,7 @@ use crate::rules::Goal;
 use crate::rules::bound::{applies, castlings, castlings_with};
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use arrayvec::ArrayVec;
+use std::cell::OnceCell;
 use std::sync::{Arc, LazyLock};
 
 /// A distance too large for any count ("unreachable").
@@ -686,10 +687,11 @@ impl Plan {
             // Every other piece of the stalemated side must be left without a move.
             let q = p.play(m);
             let min_sm = alive.iter().map(|x| x.2).min().unwrap_or(0).max(0) as usize;
-            let fates = Fates::of(&q, sh.mating.opponent(), left[0] as i32, &ids, min_sm);
-            if !fates.list.is_empty() {
-                alive.retain(|&(j, sa, sm)| fates.allow(sh, sh.pics[j as usize], sa as i32, sm as i32));
-            }
+            FATES.with_borrow_mut(|fates| {
+                if fates.fill(&q, sh.mating.opponent(), left[0] as i32, &ids, min_sm) {
+                    alive.retain(|&(j, sa, sm)| fates.allow(sh, sh.pics[j as usize], sa as i32, sm as i32));
+                }
+            });
         }
         if alive.is_empty() { None } else { Some(Plan { shared: self.shared.clone(), alive, ids, left }) }
     }
@@ -710,18 +712,28 @@ struct Fate {
     /// square in front) that is not filled by a piece of its side (for a pawn: by any
     /// piece), or is filled by a piece that may leave.
     holes: ArrayVec<Hole, 8>,
+    /// Its kind (table index).
+    kind: u8,
     /// The opponent's pieces that can reach its square in the moves they have left: their
-    /// identity, kind (table index), square, and the moves it takes.
-    captors: ArrayVec<(u8, u8, u8, u8), 16>,
+    /// identity, kind (table index), square, and the moves it takes (worked out when first
+    /// asked).
+    captors: OnceCell<ArrayVec<(u8, u8, u8, u8), 16>>,
 }
 
 /// A square a [`Fate`]'s piece could move to.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Hole {
     /// The square.
     sq: u8,
     /// The piece on it that takes the move away now (its identity), or [`NONE`].
     occupant: u8,
+    /// How far the other pieces are (worked out when first asked).
+    reach: OnceCell<Reach>,
+}
+
+/// How far the other pieces are from a [`Hole`].
+#[derive(Debug, Clone, Copy)]
+struct Reach {
     /// The fewest moves in which another piece of the stalemated side (not its king, not
     /// the occupant) can end on it.
     own: u8,
@@ -741,10 +753,37 @@ fn holds(mask: u64, id: u8) -> bool {
     id < 64 && mask >> id & 1 != 0
 }
 
+thread_local! {
+    /// The [`Fates`] of the position at hand, kept from one position to the next (they are
+    /// large: not made anew for each).
+    static FATES: std::cell::RefCell<Fates> = std::cell::RefCell::new(Fates {
+        list: ArrayVec::new(),
+        mated: Color::White,
+        kinds: [K_PAWN; 64],
+        ids: [NONE; 64],
+        helpers: 0,
+        theirs: 0,
+        a_left: 0,
+        castles: [ArrayVec::new(), ArrayVec::new()],
+    });
+}
+
 /// The [`Fate`]s of one position.
-#[derive(Debug, Default)]
 struct Fates {
     list: ArrayVec<Fate, 16>,
+    /// The stalemated side.
+    mated: Color,
+    /// The kind (table index) on each square.
+    kinds: [u8; 64],
+    /// The identity of the piece on each square.
+    ids: [u8; 64],
+    /// The stalemated side's pieces but its king, and the opponent's pieces.
+    helpers: u64,
+    theirs: u64,
+    /// The opponent's moves left.
+    a_left: i32,
+    /// Each side's castlings.
+    castles: [ArrayVec<crate::rules::bound::Castling, 2>; 2],
 }
 
 impl Fates {
@@ -752,8 +791,7 @@ impl Fates {
     /// take their moves away; `a_left` the opponent's moves left, `ids` the pieces'
     /// identities. Empty when there are no more than `at_most` of them (too few to
     /// outnumber any picture's spare moves, so not worth the distances).
-    fn of(q: &Position, mated: Color, a_left: i32, ids: &[u8; 64], at_most: usize) -> Fates {
-        let mut out = Fates::default();
+    fn fill(&mut self, q: &Position, mated: Color, a_left: i32, ids: &[u8; 64], at_most: usize) -> bool {
         let mating = mated.opponent();
         let own = q.color_bb(mated);
         let theirs = q.color_bb(mating);
@@ -764,12 +802,15 @@ impl Fates {
             Color::White => (1u64 << e.0) << 8,
             Color::Black => (1u64 << e.0) >> 8,
         });
-        let kind_at = |s: usize| q.piece_at(Square(s as u8)).map_or(K_PAWN, |pc| kind_index(pc.kind));
-        // First the pieces and their squares to move to, without distances.
+        let mut kinds = [K_PAWN; 64];
+        for s in Squares(occ) {
+            kinds[s.index()] = q.piece_at(s).map_or(K_PAWN, |pc| kind_index(pc.kind));
+        }
+        // The pieces and their squares to move to.
         let mut found: ArrayVec<(u8, u8, u64), 16> = ArrayVec::new();
         for s in Squares(helpers & !ep_victim) {
             let si = s.index();
-            let k = kind_at(si);
+            let k = kinds[si];
             let steps = match k {
                 K_PAWN => match mated {
                     Color::White => (1u64 << si) << 8,
@@ -783,25 +824,13 @@ impl Fates {
             }
         }
         if found.len() <= at_most {
-            return out;
+            return false;
         }
-        let castles = [castles_of(q, Color::White), castles_of(q, Color::Black)];
         let pawns = q.pieces(mating, Kind::Pawn) != 0;
         let queens = q.pieces(mating, Kind::Queen) != 0;
         let orth = if pawns || queens || q.pieces(mating, Kind::Rook) != 0 { !0u64 } else { 0 };
         let diag = if pawns || queens || q.pieces(mating, Kind::Bishop) != 0 { !0u64 } else { 0 };
-        let least = |c: Color, from: u64, y: usize, near: &mut [u64; NEAR]| -> u8 {
-            let mut best = FAR;
-            for t in Squares(from) {
-                let t = t.index();
-                let d = distance(c, kind_at(t), t, K_ANY, y, &castles[c.index()]);
-                best = best.min(d);
-                for n in near.iter_mut().skip((d as usize).max(1) - 1) {
-                    *n |= 1u64 << t;
-                }
-            }
-            best
-        };
+        self.list.clear();
         for (si, k, steps) in found {
             let si = si as usize;
             let (on_lines, on_diagonals) = (TABLES.pin_rays[0][si] & orth, TABLES.pin_rays[1][si] & diag);
@@ -813,33 +842,67 @@ impl Fates {
                 3 => on_lines,
                 _ => 0,
             };
-            let mut captors = ArrayVec::new();
-            for x in Squares(theirs) {
-                let xi = x.index();
-                let kx = kind_at(xi);
-                let d = distance(mating, kx, xi, K_ANY, si, &castles[mating.index()]);
-                if (d as i32) <= a_left {
-                    let _ = captors.try_push((ids[xi], kx, xi as u8, d));
-                }
-            }
             let mut holes = ArrayVec::new();
             for y in Squares(steps) {
                 let y = y.index();
                 let yb = 1u64 << y;
                 // Filled for good unless its occupant is a piece of a picture (which may
                 // leave): such a square is kept with its occupant, judged per picture.
-                let occupant = if (k == K_PAWN && occ & yb != 0) || own & yb != 0 { ids[y] } else { NONE };
-                if occupant == NONE && occ & yb != 0 && (k == K_PAWN || own & yb != 0) {
+                let filled = if k == K_PAWN { occ & yb != 0 } else { own & yb != 0 };
+                let occupant = if filled { ids[y] } else { NONE };
+                if filled && occupant == NONE {
                     continue; // filled by a piece no picture knows (none such): filled
                 }
-                let mut near = [0u64; NEAR];
-                let by_them = if k == K_PAWN { least(mating, theirs & !yb, y, &mut [0; NEAR]) } else { FAR };
-                let by_own = least(mated, helpers & !yb & !(1u64 << si), y, &mut near);
-                let _ = holes.try_push(Hole { sq: y as u8, occupant, own: by_own, theirs: by_them, near });
+                holes.push(Hole { sq: y as u8, occupant, reach: OnceCell::new() });
             }
-            out.list.push(Fate { id: ids[si], sq: si as u8, pin, holes, captors });
+            self.list.push(Fate { id: ids[si], sq: si as u8, pin, holes, kind: k, captors: OnceCell::new() });
         }
-        out
+        self.castles = [castles_of(q, Color::White), castles_of(q, Color::Black)];
+        (self.mated, self.kinds, self.ids, self.helpers, self.theirs, self.a_left) = (mated, kinds, *ids, helpers, theirs, a_left);
+        true
+    }
+
+    /// The fewest moves in which a piece of colour `c` on `from` ends on `y`, and with
+    /// `near`, the squares of those that can within each number of moves.
+    fn least(&self, c: Color, from: u64, y: usize, near: &mut [u64; NEAR]) -> u8 {
+        let mut best = FAR;
+        for t in Squares(from) {
+            let t = t.index();
+            let d = distance(c, self.kinds[t], t, K_ANY, y, &self.castles[c.index()]);
+            best = best.min(d);
+            for n in near.iter_mut().skip((d as usize).max(1) - 1) {
+                *n |= 1u64 << t;
+            }
+        }
+        best
+    }
+
+    /// How far the other pieces are from hole `h` of `f`.
+    fn reach(&self, f: &Fate, h: &Hole) -> Reach {
+        *h.reach.get_or_init(|| {
+            let (y, yb) = (h.sq as usize, 1u64 << h.sq);
+            let mut near = [0u64; NEAR];
+            let theirs = if f.kind == K_PAWN { self.least(self.mated.opponent(), self.theirs & !yb, y, &mut [0; NEAR]) } else { FAR };
+            let own = self.least(self.mated, self.helpers & !yb & !(1u64 << f.sq), y, &mut near);
+            Reach { own, theirs, near }
+        })
+    }
+
+    /// The opponent's pieces that can reach `f`'s square in the moves they have left.
+    fn captors<'f>(&self, f: &'f Fate) -> &'f ArrayVec<(u8, u8, u8, u8), 16> {
+        f.captors.get_or_init(|| {
+            let mating = self.mated.opponent();
+            let mut out = ArrayVec::new();
+            for x in Squares(self.theirs) {
+                let xi = x.index();
+                let kx = self.kinds[xi];
+                let d = distance(mating, kx, xi, K_ANY, f.sq as usize, &self.castles[mating.index()]);
+                if (d as i32) <= self.a_left {
+                    let _ = out.try_push((self.ids[xi], kx, xi as u8, d));
+                }
+            }
+            out
+        })
     }
 
     /// Whether picture `pic` of `sh` can still be reached with `sa` and `sm` moves to spare
@@ -862,10 +925,11 @@ impl Fates {
                 if pic.squares >> h.sq & 1 != 0 || (h.occupant != NONE && !holds(pic.mask, h.occupant)) {
                     continue;
                 }
-                if h.theirs as i32 <= sa {
+                let r = self.reach(f, h);
+                if r.theirs as i32 <= sa {
                     continue; // an opponent's piece may step in front of the pawn
                 }
-                if h.own as i32 > sm {
+                if r.own as i32 > sm {
                     fillers = u8::MAX;
                     break;
                 }
@@ -889,10 +953,9 @@ impl Fates {
         let more = need.iter().any(|&(n, open, sq)| {
             n != u8::MAX
                 && self.list.iter().find(|f| f.sq == sq).is_some_and(|f| {
-                    f.holes
-                        .iter()
-                        .enumerate()
-                        .any(|(i, h)| open >> i & 1 != 0 && (sm as usize) <= NEAR && h.near[(sm as usize).max(1) - 1] & forced == 0)
+                    f.holes.iter().enumerate().any(|(i, h)| {
+                        open >> i & 1 != 0 && (sm as usize) <= NEAR && self.reach(f, h).near[(sm as usize).max(1) - 1] & forced == 0
+                    })
                 })
         });
         if movers + more as i32 > sm {
@@ -908,7 +971,7 @@ impl Fates {
 
     /// Whether an opponent's piece can take `f`'s piece in time for picture `pic`.
     fn taken(&self, sh: &Pictures, pic: Pic, f: &Fate, sa: i32) -> bool {
-        f.captors.iter().any(|&(x, kx, from, d)| {
+        self.captors(f).iter().any(|&(x, kx, from, d)| {
             if !holds(pic.mask, x) {
                 return d as i32 <= sa;
             }
