@@ -431,11 +431,11 @@ fn follow_plan(
     }
 }
 
-/// Follows the plans for `goal` of `cases()` cases drawn by `draw` (a position and its
+/// Follows the plans for `goal` of `count` cases drawn by `draw` (a position and its
 /// half-moves left; `None` to draw again) with [`follow_plan`].
-fn plan_walks(goal: Goal, r: &mut Rng, draw: impl Fn(&mut Rng) -> Option<(Position, u32)>) -> PlanStats {
+fn plan_walks(goal: Goal, r: &mut Rng, count: u64, draw: impl Fn(&mut Rng) -> Option<(Position, u32)>) -> PlanStats {
     let mut st = PlanStats::default();
-    while st.plans < cases() as u64 {
+    while st.plans < count {
         let Some((p, k)) = draw(r) else { continue };
         let (mated, bm, wa) = sides(&p, k);
         let Some(plan) = p.plan(goal, mated, bm, wa) else { continue };
@@ -453,7 +453,7 @@ fn plan_walks(goal: Goal, r: &mut Rng, draw: impl Fn(&mut Rng) -> Option<(Positi
 /// through castling (both sides), promotion, en passant and captures are met.
 #[test]
 fn the_plan_never_cuts_a_mate() {
-    let st = plan_walks(Goal::Mate, &mut Rng(0x00B0_0DED_5EED_0021), random_case);
+    let st = plan_walks(Goal::Mate, &mut Rng(0x00B0_0DED_5EED_0021), cases() as u64, random_case);
     // Not vacuous: the plans cut most moves, and lines of every special kind were followed.
     assert!(st.cut * 2 > st.judged && st.on_lines > 1000, "{st:?}");
     if cases() >= 3000 {
@@ -465,7 +465,7 @@ fn the_plan_never_cuts_a_mate() {
 /// on random positions and on sparse ones where stalemates are common.
 #[test]
 fn the_plan_never_cuts_a_stalemate() {
-    let st = plan_walks(Goal::Stalemate, &mut Rng(0x5EED_57A1_E3A7_0011), |r| {
+    let st = plan_walks(Goal::Stalemate, &mut Rng(0x5EED_57A1_E3A7_0011), cases() as u64, |r| {
         if r.chance(50) {
             return random_case(r);
         }
@@ -473,7 +473,7 @@ fn the_plan_never_cuts_a_stalemate() {
         let k = 1 + r.below(5) as u32;
         // The side to move at the last half-move stalemates the other.
         let lone = if k % 2 == 1 { to_move.opponent() } else { to_move };
-        sparse_position(r, to_move, lone).map(|p| (p, k))
+        sparse_position(r, to_move, lone, 4).map(|p| (p, k))
     });
     // Not vacuous: the plans cut moves, and stalemating lines were followed through captures
     // and promotions.
@@ -483,10 +483,26 @@ fn the_plan_never_cuts_a_stalemate() {
     }
 }
 
+/// The stalemate plans where the stalemated side has many pieces besides its king, each of
+/// which the plans account for (it must be taken, pinned, or left without a move: `Fates`
+/// in `src/rules/intelligent.rs`): along every line that ends in stalemate no move is cut.
+#[test]
+fn the_plan_never_cuts_a_stalemate_of_many_pieces() {
+    let st = plan_walks(Goal::Stalemate, &mut Rng(0x5EED_57A1_E3A7_0023), (cases() / 6).max(50) as u64, |r| {
+        let to_move = if r.chance(50) { Color::White } else { Color::Black };
+        let k = 2 + r.below(3) as u32;
+        let lone = if k % 2 == 1 { to_move.opponent() } else { to_move };
+        let p = sparse_position(r, to_move, lone, 9)?;
+        // Not too wide for the brute force.
+        (moves(&p).len() <= 24).then_some((p, k))
+    });
+    assert!(st.cut * 5 > st.judged && st.on_lines > 50, "{st:?}");
+}
+
 /// A random sparse position where stalemates are common: the side `lone` has its king and
-/// up to three pieces near it, the other side its king and up to four pieces anywhere
+/// fewer than `most` pieces near it, the other side its king and up to four pieces anywhere
 /// (lines along the lone king's lines more often than chance: pins).
-fn sparse_position(r: &mut Rng, to_move: Color, lone: Color) -> Option<Position> {
+fn sparse_position(r: &mut Rng, to_move: Color, lone: Color, most: u64) -> Option<Position> {
     let mut board: [Option<Piece>; 64] = [None; 64];
     let k = r.below(64) as i32;
     board[k as usize] = Some(Piece::new(lone, Kind::King));
@@ -500,7 +516,7 @@ fn sparse_position(r: &mut Rng, to_move: Color, lone: Color) -> Option<Position>
         let rk = k / 8 + r.below(5) as i32 - 2;
         ((0..8).contains(&f) && (0..8).contains(&rk)).then_some((rk * 8 + f) as usize)
     };
-    for _ in 0..r.below(4) {
+    for _ in 0..r.below(most) {
         let kind = [Kind::Pawn, Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen][r.below(6) as usize];
         if let Some(s) = near(r)
             && board[s].is_none()
@@ -545,7 +561,7 @@ fn the_stalemate_filters_never_remove_a_stalemate() {
         let position = if r.chance(50) {
             let lone = if r.chance(50) { Color::White } else { Color::Black };
             let to_move = if r.chance(50) { lone } else { lone.opponent() };
-            sparse_position(&mut r, to_move, lone)
+            sparse_position(&mut r, to_move, lone, 4)
         } else {
             random_position(&mut r)
         };

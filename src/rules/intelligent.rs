@@ -25,9 +25,50 @@
 //! and the search does not go on from it.
 //!
 //! A **stalemate picture** is the same without the checker: the king on `s` and each
-//! flight guarded or blocked (nothing is asked of `s` itself, a relaxation). It says nothing of the stalemated side's other
-//! pieces, which must be left without a move too; the help search keeps its stalemate
-//! filters for the last two half-moves, where they are judged exactly.
+//! flight guarded or blocked (nothing is asked of `s` itself, a relaxation). The
+//! stalemated side's other pieces must be left without a move too; the pictures account
+//! for them after each move, as below, and the help search keeps its stalemate filters for
+//! the last two half-moves, where they are judged exactly.
+//!
+//! **The other pieces** (of a stalemate picture). In the final position every piece `P` of
+//! the stalemated side `M` other than its king is either taken, or stands on a square from
+//! which it has no legal move. Take the position after a move, a picture alive in it with
+//! `sa` and `sm` moves to spare (the moves each side has left beyond its picture pieces'
+//! distances), and a piece `P` of `M` on `x` that is not in the picture. Its *holes* are the
+//! squares it could step to first on the empty board (a pawn: the square in front; a
+//! knight: its leaps; a line piece or king: the next square of each of its lines) that are
+//! not filled now (for a piece other than a pawn: not by a piece of `M`), or are filled by a
+//! piece of the picture that does not end there. If `P` stays on `x` to the end, untaken,
+//! each hole must be filled at the end (a pawn's square in front by any piece, any other
+//! hole by a piece of `M`: an opponent's piece there would be taken), unless `P` is pinned:
+//! - pinned: its king's square of the picture lies on a line through `x` with a square
+//!   beyond `x`, of a kind that takes all its moves (a rook across a diagonal, a bishop
+//!   along a rank or file, a knight on any line, a pawn on a rank or diagonal, never a
+//!   queen), and the opponent has a piece that could pin along it (a queen, a pawn that may
+//!   promote, a rook or a bishop as the line asks). Such a piece is counted for nothing;
+//! - taken: by an opponent's piece `X` that can reach `x`: outside the picture within `sa`
+//!   moves; in the picture, with the detour through `x` (its distance to `x`, then from `x`
+//!   to its own squares, castling gone; nothing for a pawn) no longer than its distance now
+//!   plus `sa`. Counted for nothing;
+//! - each hole filled: by a piece of the picture ending there (the hole is one of the
+//!   picture's squares), by a piece outside the picture that fills it now and stays, by an
+//!   opponent's piece within `sa` moves (a pawn's square in front only), or else by another
+//!   piece of `M` outside the picture, not now on it, so moving there: one move at least.
+//!   A hole that no piece of `M` other than `P` (nor its king) can reach within `sm` moves
+//!   cannot be filled, and then `P` must move;
+//! - or `P` moves: one move at least.
+//!
+//! The moves of `M`'s pieces outside the picture all come out of `sm` (those inside make at
+//! least their distances, already counted), and different squares are filled by different
+//! pieces. So with `F` the pieces that must move (a hole none can fill), `sm ≥ |F|`, and one
+//! more when some other piece has a hole that none of `F` can reach in time (it moves, or
+//! some piece outside `F` moves to fill it). And with the pieces' filler counts `n₁ ≥ n₂ ≥ …`
+//! (`F`'s counted as infinite), whichever `i` of them move, one of the first `i + 1` stays
+//! and needs at least `nᵢ₊₁` moving fillers: `sm ≥ minᵢ max(i, nᵢ₊₁)`. Every test above
+//! only ever drops requirements of the true final position (a hole filled now may empty, a
+//! piece may move more than once, fillers may need more than one move, the pin and the
+//! capture need more than what is asked), so each is at most what a real stalemate costs,
+//! and a picture that fails one cannot be reached: the pictures still miss no stalemate.
 //!
 //! The count is kept per picture and changed by each move only for the pieces it moves,
 //! captures or whose castling it ends: a move costs a few table look-ups per live picture.
@@ -48,6 +89,7 @@ use crate::rules::Goal;
 use crate::rules::bound::{applies, castlings, castlings_with};
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use arrayvec::ArrayVec;
+use std::cell::OnceCell;
 use std::sync::{Arc, LazyLock};
 
 /// A distance too large for any count ("unreachable").
@@ -77,6 +119,10 @@ struct Tables {
     between: Vec<[u64; 64]>,
     /// Empty-board attacks of king, queen, rook, bishop, knight.
     attacks: Vec<[u64; 64]>,
+    /// Per square `s`, along the ranks and files (`[0]`) and the diagonals (`[1]`): the
+    /// squares `k` on a line through `s` with a square beyond `s` (on the side away from
+    /// `k`), where a pinning piece could stand.
+    pin_rays: [[u64; 64]; 2],
 }
 
 /// The empty-board attacks of kind `k` (table index: king to knight) from `s`.
@@ -192,7 +238,25 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         }
     }
     let attacks = (0..5u8).map(|k| std::array::from_fn(|s| attacks_from(k, s))).collect();
-    Tables { piece, pawn, promo, any, between, attacks }
+    let mut pin_rays = [[0u64; 64]; 2];
+    for (i, dirs) in [[(1, 0), (-1, 0), (0, 1), (0, -1)], [(1, 1), (1, -1), (-1, 1), (-1, -1)]].iter().enumerate() {
+        for (s, e) in pin_rays[i].iter_mut().enumerate() {
+            let (f, r) = ((s % 8) as i32, (s / 8) as i32);
+            let on = |f: i32, r: i32| (0..8).contains(&f) && (0..8).contains(&r);
+            for &(df, dr) in dirs {
+                if !on(f + df, r + dr) {
+                    continue;
+                }
+                let (mut g, mut q) = (f - df, r - dr);
+                while on(g, q) {
+                    *e |= 1u64 << (q * 8 + g);
+                    g -= df;
+                    q -= dr;
+                }
+            }
+        }
+    }
+    Tables { piece, pawn, promo, any, between, attacks, pin_rays }
 });
 
 /// The table index of an orthodox kind (king 0 … knight 4, pawn 5).
@@ -282,14 +346,20 @@ struct Pictures {
     targets: Vec<Aim>,
     /// The pictures.
     pics: Vec<Pic>,
+    /// Whether the goal is stalemate: then the stalemated side's other pieces are accounted
+    /// for too ([`Fates`]).
+    stalemate: bool,
 }
 
-/// One picture: its pieces in [`Pictures::targets`], and their identities as a mask.
+/// One picture: its pieces in [`Pictures::targets`], their identities as a mask, the
+/// squares its pieces may end on, and those of the stalemated (mated) king.
 #[derive(Debug, Clone, Copy)]
 struct Pic {
     start: u32,
     len: u8,
     mask: u64,
+    squares: u64,
+    king: u64,
 }
 
 /// What a position of a help search knows of the pictures: which are alive, with each
@@ -301,6 +371,8 @@ pub struct Plan {
     alive: Vec<(u32, i8, i8)>,
     /// The identity of the piece on each square.
     ids: [u8; 64],
+    /// The moves each side has left: the mating side, then the mated one.
+    left: [i8; 2],
 }
 
 /// The distance of a piece of colour `c` and kind `now` (table index) on `from` to kind
@@ -378,12 +450,18 @@ pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_mov
             let (c, now, from) = b.pieces[a.id as usize];
             need[(c != b.mating) as usize] += distance_to(c, now, from as usize, a, &b.castles[c.index()]) as i32;
         }
-        pics.push(Pic { start: targets.len() as u32, len: aims.len() as u8, mask: aims.iter().fold(0, |m, a| m | 1u64 << a.id) });
+        pics.push(Pic {
+            start: targets.len() as u32,
+            len: aims.len() as u8,
+            mask: aims.iter().fold(0, |m, a| m | 1u64 << a.id),
+            squares: aims.iter().fold(0, |m, a| m | a.squares),
+            king: aims.iter().filter(|a| a.id == b.king).fold(0, |m, a| m | a.squares),
+        });
         targets.extend_from_slice(aims);
         alive.push((j as u32, (b.wa - need[0]) as i8, (b.bm - need[1]) as i8));
     }
-    let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating: mated.opponent(), targets, pics };
-    Some(Plan { shared: Arc::new(shared), alive, ids })
+    let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating: mated.opponent(), targets, pics, stalemate: !check };
+    Some(Plan { shared: Arc::new(shared), alive, ids, left: [mating_moves as i8, mated_moves as i8] })
 }
 
 /// The pictures of `found` (each sorted) that hold no other one: a picture holding another
@@ -603,7 +681,309 @@ impl Plan {
                 alive.push((j, sa as i8, sm as i8));
             }
         }
-        if alive.is_empty() { None } else { Some(Plan { shared: self.shared.clone(), alive, ids }) }
+        let mut left = self.left;
+        left[!mating_moves as usize] -= 1;
+        if sh.stalemate && !alive.is_empty() {
+            // Every other piece of the stalemated side must be left without a move.
+            let q = p.play(m);
+            let min_sm = alive.iter().map(|x| x.2).min().unwrap_or(0).max(0) as usize;
+            FATES.with_borrow_mut(|fates| {
+                if fates.fill(&q, sh.mating.opponent(), left[0] as i32, &ids, min_sm) {
+                    alive.retain(|&(j, sa, sm)| fates.allow(sh, sh.pics[j as usize], sa as i32, sm as i32));
+                }
+            });
+        }
+        if alive.is_empty() { None } else { Some(Plan { shared: self.shared.clone(), alive, ids, left }) }
+    }
+}
+
+/// A piece of the stalemated side, not its king, that has a move in the position at hand or
+/// may have one once a piece of a picture has left (module doc, "the other pieces").
+#[derive(Debug)]
+struct Fate {
+    /// Its identity.
+    id: u8,
+    /// Its square.
+    sq: u8,
+    /// The squares on which its king would let it be pinned so that it cannot move (none
+    /// for a queen, nor when the opponent has no piece that could pin it on such a line).
+    pin: u64,
+    /// Where it goes: each first-step square of its moves on the empty board (a pawn: the
+    /// square in front) that is not filled by a piece of its side (for a pawn: by any
+    /// piece), or is filled by a piece that may leave.
+    holes: ArrayVec<Hole, 8>,
+    /// Its kind (table index).
+    kind: u8,
+    /// The opponent's pieces that can reach its square in the moves they have left: their
+    /// identity, kind (table index), square, and the moves it takes (worked out when first
+    /// asked).
+    captors: OnceCell<ArrayVec<(u8, u8, u8, u8), 16>>,
+}
+
+/// A square a [`Fate`]'s piece could move to.
+#[derive(Debug, Clone)]
+struct Hole {
+    /// The square.
+    sq: u8,
+    /// The piece on it that takes the move away now (its identity), or [`NONE`].
+    occupant: u8,
+    /// How far the other pieces are (worked out when first asked).
+    reach: OnceCell<Reach>,
+}
+
+/// How far the other pieces are from a [`Hole`].
+#[derive(Debug, Clone, Copy)]
+struct Reach {
+    /// The fewest moves in which another piece of the stalemated side (not its king, not
+    /// the occupant) can end on it.
+    own: u8,
+    /// The same for the opponent's pieces (not the occupant), for a pawn's step only: an
+    /// opponent's piece on any other square is taken, and blocks nothing.
+    theirs: u8,
+    /// The squares of the pieces counted in `own` that can end on it within `i + 1` moves.
+    near: [u64; NEAR],
+}
+
+/// How many move counts [`Hole::near`] tells apart.
+const NEAR: usize = 4;
+
+/// Whether the identities `mask` hold `id` (never [`NONE`]).
+#[inline]
+fn holds(mask: u64, id: u8) -> bool {
+    id < 64 && mask >> id & 1 != 0
+}
+
+thread_local! {
+    /// The [`Fates`] of the position at hand, kept from one position to the next (they are
+    /// large: not made anew for each).
+    static FATES: std::cell::RefCell<Fates> = std::cell::RefCell::new(Fates {
+        list: ArrayVec::new(),
+        mated: Color::White,
+        kinds: [K_PAWN; 64],
+        ids: [NONE; 64],
+        helpers: 0,
+        theirs: 0,
+        a_left: 0,
+        castles: [ArrayVec::new(), ArrayVec::new()],
+    });
+}
+
+/// The [`Fate`]s of one position.
+struct Fates {
+    list: ArrayVec<Fate, 16>,
+    /// The stalemated side.
+    mated: Color,
+    /// The kind (table index) on each square.
+    kinds: [u8; 64],
+    /// The identity of the piece on each square.
+    ids: [u8; 64],
+    /// The stalemated side's pieces but its king, and the opponent's pieces.
+    helpers: u64,
+    theirs: u64,
+    /// The opponent's moves left.
+    a_left: i32,
+    /// Each side's castlings.
+    castles: [ArrayVec<crate::rules::bound::Castling, 2>; 2],
+}
+
+impl Fates {
+    /// The pieces of `mated` in `q` (the position after a move) with a hole, and what could
+    /// take their moves away; `a_left` the opponent's moves left, `ids` the pieces'
+    /// identities. Empty when there are no more than `at_most` of them (too few to
+    /// outnumber any picture's spare moves, so not worth the distances).
+    fn fill(&mut self, q: &Position, mated: Color, a_left: i32, ids: &[u8; 64], at_most: usize) -> bool {
+        let mating = mated.opponent();
+        let own = q.color_bb(mated);
+        let theirs = q.color_bb(mating);
+        let occ = q.occupied();
+        let helpers = own & !q.pieces(mated, Kind::King);
+        // A pawn that has just stepped two squares may be taken en passant at once.
+        let ep_victim = q.ep_square().map_or(0, |e| match mated {
+            Color::White => (1u64 << e.0) << 8,
+            Color::Black => (1u64 << e.0) >> 8,
+        });
+        let mut kinds = [K_PAWN; 64];
+        for s in Squares(occ) {
+            kinds[s.index()] = q.piece_at(s).map_or(K_PAWN, |pc| kind_index(pc.kind));
+        }
+        // The pieces and their squares to move to.
+        let mut found: ArrayVec<(u8, u8, u64), 16> = ArrayVec::new();
+        for s in Squares(helpers & !ep_victim) {
+            let si = s.index();
+            let k = kinds[si];
+            let steps = match k {
+                K_PAWN => match mated {
+                    Color::White => (1u64 << si) << 8,
+                    Color::Black => (1u64 << si) >> 8,
+                },
+                4 => knight_attacks(s),
+                _ => attacks_of(k, si) & king_attacks(s),
+            };
+            if steps != 0 && !found.is_full() {
+                found.push((si as u8, k, steps));
+            }
+        }
+        if found.len() <= at_most {
+            return false;
+        }
+        let pawns = q.pieces(mating, Kind::Pawn) != 0;
+        let queens = q.pieces(mating, Kind::Queen) != 0;
+        let orth = if pawns || queens || q.pieces(mating, Kind::Rook) != 0 { !0u64 } else { 0 };
+        let diag = if pawns || queens || q.pieces(mating, Kind::Bishop) != 0 { !0u64 } else { 0 };
+        self.list.clear();
+        for (si, k, steps) in found {
+            let si = si as usize;
+            let (on_lines, on_diagonals) = (TABLES.pin_rays[0][si] & orth, TABLES.pin_rays[1][si] & diag);
+            let pin = match k {
+                // Pinned on its file, a pawn still steps.
+                K_PAWN => (on_lines & (0xFFu64 << (si / 8 * 8))) | on_diagonals,
+                4 => on_lines | on_diagonals,
+                K_ROOK => on_diagonals,
+                3 => on_lines,
+                _ => 0,
+            };
+            let mut holes = ArrayVec::new();
+            for y in Squares(steps) {
+                let y = y.index();
+                let yb = 1u64 << y;
+                // Filled for good unless its occupant is a piece of a picture (which may
+                // leave): such a square is kept with its occupant, judged per picture.
+                let filled = if k == K_PAWN { occ & yb != 0 } else { own & yb != 0 };
+                let occupant = if filled { ids[y] } else { NONE };
+                if filled && occupant == NONE {
+                    continue; // filled by a piece no picture knows (none such): filled
+                }
+                holes.push(Hole { sq: y as u8, occupant, reach: OnceCell::new() });
+            }
+            self.list.push(Fate { id: ids[si], sq: si as u8, pin, holes, kind: k, captors: OnceCell::new() });
+        }
+        self.castles = [castles_of(q, Color::White), castles_of(q, Color::Black)];
+        (self.mated, self.kinds, self.ids, self.helpers, self.theirs, self.a_left) = (mated, kinds, *ids, helpers, theirs, a_left);
+        true
+    }
+
+    /// The fewest moves in which a piece of colour `c` on `from` ends on `y`, and with
+    /// `near`, the squares of those that can within each number of moves.
+    fn least(&self, c: Color, from: u64, y: usize, near: &mut [u64; NEAR]) -> u8 {
+        let mut best = FAR;
+        for t in Squares(from) {
+            let t = t.index();
+            let d = distance(c, self.kinds[t], t, K_ANY, y, &self.castles[c.index()]);
+            best = best.min(d);
+            for n in near.iter_mut().skip((d as usize).max(1) - 1) {
+                *n |= 1u64 << t;
+            }
+        }
+        best
+    }
+
+    /// How far the other pieces are from hole `h` of `f`.
+    fn reach(&self, f: &Fate, h: &Hole) -> Reach {
+        *h.reach.get_or_init(|| {
+            let (y, yb) = (h.sq as usize, 1u64 << h.sq);
+            let mut near = [0u64; NEAR];
+            let theirs = if f.kind == K_PAWN { self.least(self.mated.opponent(), self.theirs & !yb, y, &mut [0; NEAR]) } else { FAR };
+            let own = self.least(self.mated, self.helpers & !yb & !(1u64 << f.sq), y, &mut near);
+            Reach { own, theirs, near }
+        })
+    }
+
+    /// The opponent's pieces that can reach `f`'s square in the moves they have left.
+    fn captors<'f>(&self, f: &'f Fate) -> &'f ArrayVec<(u8, u8, u8, u8), 16> {
+        f.captors.get_or_init(|| {
+            let mating = self.mated.opponent();
+            let mut out = ArrayVec::new();
+            for x in Squares(self.theirs) {
+                let xi = x.index();
+                let kx = self.kinds[xi];
+                let d = distance(mating, kx, xi, K_ANY, f.sq as usize, &self.castles[mating.index()]);
+                if (d as i32) <= self.a_left {
+                    let _ = out.try_push((self.ids[xi], kx, xi as u8, d));
+                }
+            }
+            out
+        })
+    }
+
+    /// Whether picture `pic` of `sh` can still be reached with `sa` and `sm` moves to spare
+    /// (mating side, stalemated side) as far as the [`Fate`]s tell (module doc, "the other
+    /// pieces"): each piece that no pin, no capture and no piece of the picture leaves
+    /// without a move must either move itself or have each of its open squares filled by
+    /// a piece of its side that moves there; both come out of the stalemated side's spare.
+    fn allow(&self, sh: &Pictures, pic: Pic, sa: i32, sm: i32) -> bool {
+        // Per piece that neither a pin nor a capture may settle: the fillers it needs if it
+        // stays (`u8::MAX`: it cannot stay), the squares that need them, and its square.
+        let mut need: ArrayVec<(u8, u8, u8), 16> = ArrayVec::new();
+        let mut forced = 0u64;
+        for f in &self.list {
+            if holds(pic.mask, f.id) || f.pin & pic.king != 0 {
+                continue;
+            }
+            let (mut fillers, mut open) = (0u8, 0u8);
+            for (i, h) in f.holes.iter().enumerate() {
+                // Filled by a piece of the picture, or by a piece that stays.
+                if pic.squares >> h.sq & 1 != 0 || (h.occupant != NONE && !holds(pic.mask, h.occupant)) {
+                    continue;
+                }
+                let r = self.reach(f, h);
+                if r.theirs as i32 <= sa {
+                    continue; // an opponent's piece may step in front of the pawn
+                }
+                if r.own as i32 > sm {
+                    fillers = u8::MAX;
+                    break;
+                }
+                fillers += 1;
+                open |= 1 << i;
+            }
+            if fillers == 0 || self.taken(sh, pic, f, sa) {
+                continue;
+            }
+            if fillers == u8::MAX {
+                forced |= 1u64 << f.sq;
+            }
+            need.push((fillers, open, f.sq));
+        }
+        if need.len() as i32 <= sm {
+            return true;
+        }
+        // The pieces that cannot stay move, each once at least; if another piece has a
+        // square none of them can fill, it moves too or another piece fills it for it.
+        let movers = forced.count_ones() as i32;
+        let more = need.iter().any(|&(n, open, sq)| {
+            n != u8::MAX
+                && self.list.iter().find(|f| f.sq == sq).is_some_and(|f| {
+                    f.holes.iter().enumerate().any(|(i, h)| {
+                        open >> i & 1 != 0 && (sm as usize) <= NEAR && self.reach(f, h).near[(sm as usize).max(1) - 1] & forced == 0
+                    })
+                })
+        });
+        if movers + more as i32 > sm {
+            return false;
+        }
+        // With the `i` neediest pieces moving, the next one stays and needs its fillers:
+        // the movers and those fillers are moves of pieces outside the picture.
+        need.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
+        let least =
+            (0..=need.len()).map(|i| (i as i32).max(need.get(i).map_or(0, |x| if x.0 == u8::MAX { i32::MAX } else { x.0 as i32 }))).min();
+        least.is_none_or(|l| l <= sm)
+    }
+
+    /// Whether an opponent's piece can take `f`'s piece in time for picture `pic`.
+    fn taken(&self, sh: &Pictures, pic: Pic, f: &Fate, sa: i32) -> bool {
+        self.captors(f).iter().any(|&(x, kx, from, d)| {
+            if !holds(pic.mask, x) {
+                return d as i32 <= sa;
+            }
+            // A piece of the picture takes it on its way: it must still end on its own
+            // square, its moves from there counted after the capture (a king or rook that
+            // has moved has no castling left; a pawn: nothing is counted).
+            let ts = &sh.targets[pic.start as usize..pic.start as usize + pic.len as usize];
+            let Some(aim) = ts.iter().find(|t| t.id == x) else { return true };
+            let now = distance_to(sh.mating, kx, from as usize, aim, &[]) as i32;
+            let then = if kx == K_PAWN { 0 } else { distance_to(sh.mating, kx, f.sq as usize, aim, &[]) as i32 };
+            d as i32 + then <= now + sa
+        })
     }
 }
 

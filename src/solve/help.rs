@@ -180,8 +180,9 @@ impl<G: Game> Helper<'_, G> {
     /// `judged`: the bound was already asked of `p`, by its parent's move filter. `plan`:
     /// the pictures still within reach ([`Game::plan`]); where there is one, it replaces the
     /// bound and the move filters (it cuts at least as much on the suite, for less), except
-    /// the stalemate's own filters at the last two half-moves (the pictures know only the
-    /// king's flights; those filters know that every other piece must be left without a move).
+    /// the stalemate's own filters at the last two half-moves (the pictures place only the
+    /// king and its flights and count a lower bound for the other pieces; those filters judge
+    /// exactly that every other piece is left without a move).
     fn search(&self, p: &G, k: u32, judged: bool, plan: Option<&G::Plan>, prefix: &mut Vec<Option<G::Move>>, out: &mut Vec<Line>) -> bool {
         if self.ctx.tick() {
             return false;
