@@ -1040,7 +1040,7 @@ pub(crate) fn same_move(a: &str, b: &str) -> bool {
     /// The text from the first square on: the piece's letters (and a neutral's `n`) left out.
     fn from_square(s: &str) -> &str {
         let b = s.as_bytes();
-        (0..b.len().saturating_sub(1)).find(|&i| (b'a'..=b'z').contains(&b[i]) && b[i + 1].is_ascii_digit()).map_or(s, |i| &s[i..])
+        (0..b.len().saturating_sub(1)).find(|&i| b[i].is_ascii_lowercase() && b[i + 1].is_ascii_digit()).map_or(s, |i| &s[i..])
     }
     fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
         let mut depth = 0;
