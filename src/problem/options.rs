@@ -625,9 +625,12 @@ pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
             _ => None,
         }?;
     let used = 1 + opts.len();
-    // A parameter feerie does not know (`Madrasi RI`): the whole condition is one feerie
-    // does not play yet.
+    // `Take&Make` right after a Circe-family condition is its option, as Popeye reads it
+    // (`AntiCirce Take&Make`: the rebirth square chosen by the captured piece's move), not
+    // the condition Take&MakeChess beside it: a rebirth rule feerie does not play yet.
+    let rebirth = matches!(found, Condition::Rebirth(_));
     match words.get(used) {
+        Some(w) if rebirth && norm(w).starts_with("take") => None,
         Some(w) if !is_keyword(w) => None,
         _ => Some((found, used)),
     }
@@ -644,6 +647,11 @@ fn fairy_condition_with_options(words: &[&str]) -> Option<String> {
             Some(o) => {
                 name.push(' ');
                 name.push_str(o);
+            }
+            // The Circe family's `Take&Make` option (see `fairy_condition`).
+            None if name.contains("Circe") && norm(w).starts_with("take") => {
+                name.push_str(" Take&Make");
+                break;
             }
             None => break,
         }
