@@ -335,7 +335,7 @@ fn each_twin_command() {
     assert_eq!(vs[1].stipulation.to_string(), "s#2");
     assert!(vs[2].options.reserve.white && !vs[2].options.reserve.black);
     // Unsupported twin commands make the problem unsupported.
-    for t in ["Stipulation h<>2", "Condition Circe", "'SStipulation white 4a[#=]d[#=]'"] {
+    for t in ["Stipulation h<>2", "Condition Circe", "'SStipulation white 3a[#]d | 4hh[#]'"] {
         match load_str(&format!("{BASE}twins: {{b: {t}}}\n"), "t.yaml").remove(0) {
             Loaded::Unsupported { reason, .. } => assert!(reason.starts_with("twin b:"), "{reason}"),
             other => panic!("{t}: {other:?}"),
