@@ -49,15 +49,7 @@ fn bench(c: &mut Criterion) {
             continue;
         }
         let p = problem(stip, white, black);
-        for threads in [1, cores] {
-            let opts = SolveOptions { threads, ..SolveOptions::default() };
-            g.bench_with_input(BenchmarkId::new(name, format!("{threads} threads")), &opts, |b, o| {
-                b.iter(|| {
-                    let r = check_problem(&p, o);
-                    assert_eq!(r[0].verdict, expected, "{name}: {}", r[0].reason);
-                })
-            });
-        }
+        bench_threads(&mut g, name, &p, expected, cores);
     }
     g.finish();
     let text = include_str!("../problems/xiangqi/shiqing-yaqu.yaml");
@@ -152,17 +144,28 @@ fn bench_battle(c: &mut Criterion) {
             continue;
         }
         let expected = stated_verdict(&p);
-        for threads in [1, cores] {
-            let opts = SolveOptions { threads, ..SolveOptions::default() };
-            g.bench_with_input(BenchmarkId::new(name, format!("{threads} threads")), &opts, |b, o| {
-                b.iter(|| {
-                    let r = check_problem(&p, o);
-                    assert_eq!(r[0].verdict, expected, "{name}: {}", r[0].reason);
-                })
-            });
-        }
+        bench_threads(&mut g, name, &p, expected, cores);
     }
     g.finish();
+}
+
+/// Benches `p` on one thread and on `cores`, each run checking the verdict.
+fn bench_threads(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    p: &Problem,
+    expected: VerdictKind,
+    cores: usize,
+) {
+    for threads in [1, cores] {
+        let opts = SolveOptions { threads, ..SolveOptions::default() };
+        g.bench_with_input(BenchmarkId::new(name, format!("{threads} threads")), &opts, |b, o| {
+            b.iter(|| {
+                let r = check_problem(p, o);
+                assert_eq!(r[0].verdict, expected, "{name}: {}", r[0].reason);
+            })
+        });
+    }
 }
 
 criterion_group!(benches, bench, bench_cheskers, bench_battle);

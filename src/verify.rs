@@ -174,31 +174,35 @@ fn stated_for<'a>(p: &'a Problem, label: &str, index: usize, count: usize) -> Op
     }
 }
 
+/// The record of a problem or twin that cannot be solved as given (`reason`): invalid, with
+/// nothing found.
+fn invalid_record(p: &Problem, twin: &str, twin_change: String, stipulation: String, title: String, reason: String) -> Record {
+    Record {
+        file: p.file.clone(),
+        document: p.document,
+        twin: twin.to_string(),
+        twin_change,
+        stipulation,
+        title,
+        verdict: VerdictKind::Invalid,
+        reason,
+        solutions: Vec::new(),
+        short_solutions: Vec::new(),
+        tries: Vec::new(),
+        tree: Vec::new(),
+        stated: p.stated.as_ref().map(|s| s.text.clone()),
+        elapsed_ms: 0,
+        nodes: 0,
+        reserve: None,
+    }
+}
+
 /// Solves every variant of a problem and judges each against the stated solution.
 pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
     let title = if p.meta.title.is_empty() { p.first_line.clone() } else { p.meta.title.clone() };
     let variants = match p.variants() {
         Ok(v) => v,
-        Err(e) => {
-            return vec![Record {
-                file: p.file.clone(),
-                document: p.document,
-                twin: "a".into(),
-                twin_change: String::new(),
-                stipulation: p.stipulation.to_string(),
-                title,
-                verdict: VerdictKind::Invalid,
-                reason: e.to_string(),
-                solutions: Vec::new(),
-                short_solutions: Vec::new(),
-                tries: Vec::new(),
-                tree: Vec::new(),
-                stated: p.stated.as_ref().map(|s| s.text.clone()),
-                elapsed_ms: 0,
-                nodes: 0,
-                reserve: None,
-            }];
-        }
+        Err(e) => return vec![invalid_record(p, "a", String::new(), p.stipulation.to_string(), title, e.to_string())],
     };
     let count = variants.len();
     variants
@@ -207,24 +211,8 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
         .map(|(i, v)| {
             let start = Instant::now();
             if let Some(why) = v.refusal() {
-                return Record {
-                    file: p.file.clone(),
-                    document: p.document,
-                    twin: v.label.clone(),
-                    twin_change: if v.label == "a" { String::new() } else { v.description.clone() },
-                    stipulation: v.stipulation.to_string(),
-                    title: title.clone(),
-                    verdict: VerdictKind::Invalid,
-                    reason: why,
-                    solutions: Vec::new(),
-                    short_solutions: Vec::new(),
-                    tries: Vec::new(),
-                    tree: Vec::new(),
-                    stated: p.stated.as_ref().map(|s| s.text.clone()),
-                    elapsed_ms: 0,
-                    nodes: 0,
-                    reserve: None,
-                };
+                let change = if v.label == "a" { String::new() } else { v.description.clone() };
+                return invalid_record(p, &v.label, change, v.stipulation.to_string(), title.clone(), why);
             }
             let opts = options_for(v, base);
             let stated = stated_for(p, &v.label, i, count);
