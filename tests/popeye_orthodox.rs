@@ -234,6 +234,12 @@ fn orthodox_suite_slow() {
         let name = format!("{file} #{number}");
         assert!(cases.iter().any(|c| c.name == name), "{name} is not an orthodox problem of the suite");
     }
-    let failures: Vec<String> = cases.iter().filter(|c| c.slow).filter_map(|c| run(c, Duration::from_secs(600))).collect();
+    let mut failures = Vec::new();
+    for c in cases.iter().filter(|c| c.slow) {
+        let start = std::time::Instant::now();
+        let outcome = run(c, Duration::from_secs(600));
+        eprintln!("{}: {:.1} s, {}", c.name, start.elapsed().as_secs_f64(), if outcome.is_none() { "same" } else { "FAILS" });
+        failures.extend(outcome);
+    }
     assert!(failures.is_empty(), "{} differ from Popeye:\n{}", failures.len(), failures.join("\n"));
 }

@@ -78,6 +78,10 @@ struct Helper<'a, G: Game> {
     /// mated or stalemated side, so every other goal (`==`, `+`, `#=`, `!=`, `~`, `x`, `%`,
     /// `ep`, `00`, `zxy`) and `hs#` search exhaustively, every move played.
     bound: bool,
+    /// `reci-h#n` with goals of the position that the bound knows (mate or stalemate, both
+    /// endings): a position from which either ending is out of reach in the moves left is cut
+    /// ([`Helper::reci_unreachable`]).
+    reci_bound: bool,
     /// Whether a line ends where its goal is reached (the goals of the move:
     /// [`Helper::early_end`]).
     early: bool,
@@ -175,6 +179,23 @@ impl<G: Game> Helper<'_, G> {
         }
     }
 
+    /// `reci-h`: whether one of the two endings is out of reach from `p`, `k` half-moves of
+    /// help play before the position where Black chooses between them. Black's own goal needs
+    /// the k half-moves and Black's move (`k + 1`: Black moves last); the help goal needs
+    /// `k + 2` (White moves last). Each count is that of an `h#` of that length, which the
+    /// bound judges soundly; a line must reach both, so either one out of reach cuts it.
+    fn reci_unreachable(&self, p: &G, k: u32) -> bool {
+        let Finish::Reci(own) = self.finish else { return false };
+        if !self.reci_bound || k + 2 > MATE_BOUND_PLIES {
+            return false;
+        }
+        // The side to move at the end of the help play (Black), that of `p` when k is even.
+        let last = if k.is_multiple_of(2) { p.to_move() } else { p.to_move().opponent() };
+        let (own_plies, help_plies) = (k + 1, k + 2);
+        p.goal_unreachable(own, last.opponent(), own_plies / 2, own_plies.div_ceil(2))
+            || p.goal_unreachable(self.goal, last, help_plies / 2, help_plies.div_ceil(2))
+    }
+
     /// Appends to `out` every line of exactly `k` half-moves from `p`; returns whether any.
     /// `prefix` holds the moves so far, from the root (`None`: a null move).
     /// `judged`: the bound was already asked of `p`, by its parent's move filter. `plan`:
@@ -198,6 +219,13 @@ impl<G: Game> Helper<'_, G> {
             let mating = if k % 2 == 1 { p.to_move() } else { p.to_move().opponent() };
             let cut = p.goal_unreachable(self.goal, mating.opponent(), k / 2, k.div_ceil(2));
             GATE.with_borrow_mut(|g| g.record(k, cut));
+            if cut {
+                return false;
+            }
+        }
+        if self.reci_bound && !judged && GATE.with_borrow_mut(|g| g.ask(k + 2)) {
+            let cut = self.reci_unreachable(p, k);
+            GATE.with_borrow_mut(|g| g.record(k + 2, cut));
             if cut {
                 return false;
             }
@@ -369,6 +397,9 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         _ => Finish::Goal,
     };
     let bound = finish == Finish::Goal && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
+    let reci_bound = !opts.null_moves
+        && matches!(finish, Finish::Reci(Goal::Mate | Goal::Stalemate))
+        && matches!(stip.goal, Goal::Mate | Goal::Stalemate);
     let early = stip.goal.ends_help_play();
     let null = opts.null_moves;
     let h = Helper::<G> {
@@ -377,6 +408,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         goal: stip.goal,
         finish,
         bound,
+        reci_bound,
         early,
         exact: stip.exact,
         null,
@@ -451,7 +483,18 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     let mated = if plies % 2 == 1 { pos.to_move().opponent() } else { pos.to_move() };
     // The pictures follow real moves only: none with null moves.
     let planned = bound && !null && (stip.goal == Goal::Mate || plies >= STALEMATE_PLAN_PLIES);
-    let root_plan = if planned { pos.plan(stip.goal, mated, plies / 2, plies.div_ceil(2)) } else { None };
+    let root_plan = if planned {
+        pos.plan(stip.goal, mated, plies / 2, plies.div_ceil(2))
+    } else if reci_bound && stip.goal == Goal::Mate {
+        // `reci-h#n`: the help play and its last two half-moves are an `h#n` (Black mated by
+        // White's last move), whose pictures the line follows; the plan only cuts, as the
+        // line's own last two half-moves are judged by [`Helper::finished_at`].
+        let full = plies + 2;
+        let mated = if full % 2 == 1 { pos.to_move().opponent() } else { pos.to_move() };
+        pos.plan(stip.goal, mated, full / 2, full.div_ceil(2))
+    } else {
+        None
+    };
     let total = prefixes.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
