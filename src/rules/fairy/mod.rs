@@ -1193,11 +1193,52 @@ impl FairyPosition {
     /// The legal moves of the side to move (steps 1–7).
     pub fn legal_moves(&self) -> FMoveList {
         let mut out = FMoveList::new();
-        self.legal_unchosen(&mut out);
-        for c in self.conditions.iter() {
-            c.choose(self, &mut out);
-        }
+        self.legal_chosen(&mut out);
         out
+    }
+
+    /// The legal moves of the side to move (steps 1–7), appended to `out`.
+    ///
+    /// When the only choice is Maximummer's and the side to move is the maximummer, the
+    /// pseudo-legal moves are tested longest first, and the test stops after the longest
+    /// length that has a legal move: the moves it would throw away are never tested. The
+    /// moves and their order are those of the full test followed by the choice.
+    fn legal_chosen(&self, out: &mut FMoveList) {
+        let us = self.side;
+        // Maximummer chooses only for its own side.
+        let shortcut = self.conditions.iter().any(|c| *c == Condition::Maximummer(us))
+            && self.conditions.iter().all(|c| !c.chooses() || matches!(c, Condition::Maximummer(_)));
+        if !shortcut {
+            self.legal_unchosen(out);
+            for c in self.conditions.iter() {
+                c.choose(self, out);
+            }
+            return;
+        }
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves(us, None, &mut pseudo);
+        let mut below = i32::MAX;
+        loop {
+            // The longest length left to test.
+            let Some(len) = pseudo.iter().map(conditions::length2).filter(|&l| l < below).max() else { return };
+            let mark = out.len();
+            for &m in pseudo.iter().filter(|m| conditions::length2(m) == len) {
+                if self.is_legal_pseudo(m) {
+                    out.push(m);
+                }
+            }
+            if out.len() > mark {
+                return;
+            }
+            below = len;
+        }
+    }
+
+    /// Whether the pseudo-legal move `m` of the side to move is legal (step 6).
+    #[inline]
+    fn is_legal_pseudo(&self, m: FMove) -> bool {
+        let q = self.make_move_unkeyed(m);
+        !q.royal_attacked(self.side) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q))
     }
 
     /// The legal moves before the choice step (steps 1–6).
@@ -1206,8 +1247,7 @@ impl FairyPosition {
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
         for &m in pseudo.iter() {
-            let q = self.make_move_unkeyed(m);
-            if !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+            if self.is_legal_pseudo(m) {
                 out.push(m);
             }
         }
@@ -1421,10 +1461,7 @@ impl Game for FairyPosition {
     fn moves(&self, out: &mut Vec<FMove>) {
         out.clear();
         let mut list = FMoveList::new();
-        self.legal_unchosen(&mut list);
-        for c in self.conditions.iter() {
-            c.choose(self, &mut list);
-        }
+        self.legal_chosen(&mut list);
         out.extend_from_slice(&list);
     }
     fn play(&self, m: FMove) -> Self {

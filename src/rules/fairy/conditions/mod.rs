@@ -17,6 +17,7 @@ mod patrol;
 mod takemake;
 
 pub use circe::{Rebirth, rebirth_square};
+pub(crate) use maximummer::length2;
 
 use super::{FMove, FMoveList, FPiece, FairyPosition};
 use crate::geometry::Square;
@@ -189,6 +190,12 @@ impl Condition {
                 | Condition::Andernach
                 | Condition::AntiAndernach
         )
+    }
+
+    /// Whether this condition has a choice step ([`Hooks::choose`]). A new condition that
+    /// sets that hook must answer `true` here.
+    pub(crate) fn chooses(&self) -> bool {
+        matches!(self, Condition::Maximummer(_))
     }
 
     fn hooks(&self) -> &dyn Hooks {
