@@ -1005,7 +1005,7 @@ impl FairyPosition {
     /// Step 3's second part and step 4 for one generated move: the conditions expand it
     /// (Take&Make) and filter it.
     pub(crate) fn finish(&self, mover: Color, p: FPiece, m: FMove, out: &mut FMoveList) {
-        if self.conditions.is_empty() {
+        if !self.conditions.iter().any(|c| c.shapes_moves()) {
             if !out.is_full() {
                 out.push(m);
             }
@@ -1485,6 +1485,10 @@ impl Game for FairyPosition {
     }
     fn key(&self) -> u64 {
         self.hash
+    }
+    fn gives_check(&self, m: FMove) -> bool {
+        // The position after the move is only asked about check: its key is not needed.
+        self.make_move_unkeyed(m).royal_attacked(self.side.opponent())
     }
     fn goal_reached(&self, goal: Goal) -> bool {
         match goal {

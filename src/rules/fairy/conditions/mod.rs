@@ -192,10 +192,46 @@ impl Condition {
         )
     }
 
-    /// Whether this condition has a choice step ([`Hooks::choose`]). A new condition that
-    /// sets that hook must answer `true` here.
+    /// Whether this condition may have a choice step ([`Hooks::choose`]): `false` only for
+    /// those known to have none (a new condition says yes until it is known).
     pub(crate) fn chooses(&self) -> bool {
-        matches!(self, Condition::Maximummer(_))
+        !matches!(
+            self,
+            Condition::Rebirth(_)
+                | Condition::Madrasi { .. }
+                | Condition::Grid
+                | Condition::Monochrome
+                | Condition::Bichrome
+                | Condition::Andernach
+                | Condition::AntiAndernach
+                | Condition::Isardam { .. }
+                | Condition::Patrol
+                | Condition::KoeKo
+                | Condition::Checkless
+                | Condition::TakeMake
+                | Condition::MakeTake
+                | Condition::Annan
+                | Condition::Haaner
+        )
+    }
+
+    /// Whether this condition may change or forbid a generated move ([`Hooks::expand`],
+    /// [`Hooks::allows`]): `false` only for those known to set neither hook (a new
+    /// condition says yes until it is known), whose moves then skip that step.
+    pub(crate) fn shapes_moves(&self) -> bool {
+        !matches!(
+            self,
+            Condition::Madrasi { .. }
+                | Condition::Maximummer(_)
+                | Condition::Andernach
+                | Condition::AntiAndernach
+                | Condition::Isardam { .. }
+                | Condition::Patrol
+                | Condition::Checkless
+                | Condition::MakeTake
+                | Condition::Annan
+                | Condition::Haaner
+        )
     }
 
     fn hooks(&self) -> &dyn Hooks {
