@@ -67,7 +67,7 @@ for line in open(listing):
         continue
     path = os.path.join(SUITE, m.group(1))
     n = int(m.group(2))
-    inp = '/tmp/pb/p.inp'
+    inp = os.environ.get('PB_INP', '/tmp/pb/p.inp')  # PB_INP: a scratch file of one's own
     try:
         open(inp, 'w', encoding='latin-1').write(extract(path, n))
     except Exception:

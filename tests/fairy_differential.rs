@@ -330,6 +330,25 @@ fn perft_2_on_fixed_positions() {
         ("wKe1 wRh1 wLb1 wGg3 wPf2 bKe8 bRa8 bGc6 bMOh5 bPb7", Color::White, 9, &[Grid, Andernach]),
         ("wKc1 wMAd3 wVAe3 wLEf4 bKh8 bPAh6 bMOb6 bZa5 bGIg5 bPc4", Color::Black, 0, &[Circe(false), Madrasi(false)]),
         ("wKe1 wRh1 wCAb4 wEMc3 wPRd5 bKe8 bAMg6 bNf6 bPe7 bSh3", Color::White, 1, &[AntiCirce(true), Maximummer(Color::White)]),
+        // Nine orphans lending each other walks (Popeye's `orphan.inp` #8, StrateGems 1998),
+        // after the check test that works out only the walks that reach the king.
+        ("wKa3 wOe7 wOg3 wOh6 bKe1 bRh3 bBf8 bSa8 bPa6 bPg7 bPh4 bOb8 bOd1 bOe6 bOf1 bOg5", Color::Black, 0, &[]),
+        ("wKa3 wOe7 wOg3 wOh6 bKe1 bRh3 bBf8 bSa8 bPa6 bPg7 bPh4 bOb8 bOd1 bOe6 bOf1 bOg5", Color::White, 0, &[Circe(false)]),
+        // Screen pieces and Naos everywhere (`chinese.inp` #4, Nastran and Gvozdjak 1998),
+        // passed over in the check test by their spans; and under Maximummer, which tests
+        // the longest moves first.
+        (
+            "wPAh8 wQh7 wNAa6 wLEb6 wLEf6 wNAg6 wPc4 wPc3 wLEg3 wNAa1 wKd1 wNAh1 bRa8 bKe8 bVAf8 bVAg8 bVAa7 bVAb7 bLEa5 bPc5 bLEe5 bPh5 bVAb4 bPe4 bPd2 bPAg2 bVAf1 bNAg1",
+            Color::White,
+            0,
+            &[],
+        ),
+        (
+            "wPAh8 wQh7 wNAa6 wLEb6 wLEf6 wNAg6 wPc4 wPc3 wLEg3 wNAa1 wKd1 wNAh1 bRa8 bKe8 bVAf8 bVAg8 bVAa7 bVAb7 bLEa5 bPc5 bLEe5 bPh5 bVAb4 bPe4 bPd2 bPAg2 bVAf1 bNAg1",
+            Color::White,
+            0,
+            &[Maximummer(Color::Black)],
+        ),
     ];
     for &(text, side, castling, conds) in cases {
         let pieces = diagram(text);

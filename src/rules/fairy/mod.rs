@@ -514,7 +514,7 @@ impl FairyPosition {
 
     /// The walk of the piece on `s` (its own kind, unless a condition says otherwise), for
     /// the side `mover` that moves it. `None` when the piece has no walk of its own (the
-    /// orphan: see [`FairyPosition::orphan_walks`]).
+    /// orphan: see [`FairyPosition::orphan_walk_table`]).
     pub(crate) fn walk_of(&self, s: Square, p: FPiece, mover: Color) -> Kind {
         for c in self.conditions.iter() {
             if let Some(k) = c.walk(self, s, p, mover) {
@@ -576,6 +576,14 @@ impl FairyPosition {
         })
     }
 
+    /// The squares where a piece of walk `k` on `from` may capture on some board
+    /// ([`capture_span`]), or exactly where it captures now when its walk is a leaper or
+    /// rider of the chess tables ([`Self::fast_attacks`]) with `occupied` standing.
+    #[inline]
+    fn capture_reach(&self, from: Square, k: Kind, occupied: u64) -> u64 {
+        self.fast_attacks(from, k, occupied).unwrap_or_else(|| capture_span(k, from))
+    }
+
     fn pawn_walk(&self, from: Square, berolina: bool, mover: Color, occupied: u64, visit: &mut impl FnMut(Square, Option<Square>)) {
         let (f, r) = fr(from);
         let (up, start) = match mover {
@@ -615,63 +623,129 @@ impl FairyPosition {
         }
     }
 
-    /// The walks of an orphan on `s` owned by `owner`: the kinds of the enemy pieces that
-    /// attack it, where an enemy orphan attacks with the walks it has itself (computed to a
-    /// fixed point). When several are asked of one position, [`Self::orphan_walk_table`] once.
-    pub(crate) fn orphan_walks(&self, s: Square, owner: Owner) -> u64 {
-        let _ = owner;
-        self.orphan_walk_table()[s.index()]
-    }
-
-    /// The walks of every orphan on the board, by square (0 where there is none): first the
-    /// kinds of the other enemy pieces that attack it, each asked once, then the walks enemy
-    /// orphans lend each other, grown until nothing changes.
+    /// The walks of every orphan on the board, by square (0 where there is none): the kinds
+    /// of the enemy pieces that attack it, where an enemy orphan attacks with the walks it
+    /// has itself; worked out a kind at a time ([`Self::orphans_with_walk`]).
     pub(crate) fn orphan_walk_table(&self) -> [u64; 64] {
         let mut walks = [0u64; 64];
-        let occ = self.occupied();
-        let orphans: ArrayVec<(Square, Owner), 64> =
-            Squares(occ).filter_map(|q| self.board[q.index()].filter(|p| p.kind == Kind::Orphan).map(|p| (q, p.owner))).collect();
-        if orphans.is_empty() {
+        let mut kinds = 0u64;
+        let mut any_orphan = false;
+        for a in Squares(self.occupied()) {
+            match self.board[a.index()] {
+                Some(ap) if ap.kind == Kind::Orphan => any_orphan = true,
+                Some(ap) => kinds |= 1u64 << ap.kind as u64,
+                None => {}
+            }
+        }
+        if !any_orphan {
             return walks;
         }
-        let enemies = |a: Owner, b: Owner| a != b || a == Owner::Neutral;
-        let mover_of = |o: Owner| o.color().unwrap_or(self.side);
-        for &(q, owner) in &orphans {
-            let mut w = 0u64;
-            for a in Squares(occ) {
-                let Some(ap) = self.board[a.index()] else { continue };
-                let bit = 1u64 << ap.kind as u64;
-                if ap.kind == Kind::Orphan || w & bit != 0 || !enemies(ap.owner, owner) {
-                    continue;
-                }
-                if self.reaches(a, ap.kind, mover_of(ap.owner), q) {
-                    w |= bit;
+        while kinds != 0 {
+            let k = Kind::from_index(kinds.trailing_zeros() as usize);
+            kinds &= kinds - 1;
+            for q in Squares(self.orphans_with_walk(k)) {
+                walks[q.index()] |= 1u64 << k as u64;
+            }
+        }
+        walks
+    }
+
+    /// The squares of the orphans that have the walk `k` (those attacked by an enemy piece of
+    /// kind `k`, or by an enemy orphan that has it, by that walk): one column of
+    /// [`Self::orphan_walk_table`], for a test that needs only a kind or two of it.
+    pub(crate) fn orphans_with_walk(&self, k: Kind) -> u64 {
+        let occ = self.occupied();
+        // Orphans of each owner (White's, Black's, neutral), and the pieces of kind `k`.
+        let mut orphans = [0u64; 3];
+        let mut lenders = 0u64;
+        for s in Squares(occ) {
+            match self.board[s.index()] {
+                Some(p) if p.kind == Kind::Orphan => orphans[p.owner.index()] |= 1u64 << s.0,
+                Some(p) if p.kind == k => lenders |= 1u64 << s.0,
+                _ => {}
+            }
+        }
+        let all = orphans[0] | orphans[1] | orphans[2];
+        if all == 0 {
+            return 0;
+        }
+        // The orphans an attacker of owner `o` is the enemy of.
+        let enemy_orphans = |o: Owner| match o {
+            Owner::White => orphans[1] | orphans[2],
+            Owner::Black => orphans[0] | orphans[2],
+            Owner::Neutral => all,
+        };
+        let mut has = 0u64;
+        for a in Squares(lenders) {
+            if let Some(ap) = self.board[a.index()] {
+                let targets = enemy_orphans(ap.owner) & !has;
+                if targets != 0 {
+                    has |= self.capture_set(a, k, ap.owner.color().unwrap_or(self.side), occ) & targets;
                 }
             }
-            walks[q.index()] = w;
         }
-        if orphans.len() > 1 {
-            loop {
-                let mut changed = false;
-                for &(q, owner) in &orphans {
-                    for &(a, by) in &orphans {
-                        if !enemies(by, owner) {
-                            continue;
-                        }
-                        let mut new = walks[a.index()] & !walks[q.index()];
-                        while new != 0 {
-                            let k = Kind::from_index(new.trailing_zeros() as usize);
-                            new &= new - 1;
-                            if self.reaches(a, k, mover_of(by), q) {
-                                walks[q.index()] |= 1u64 << k as u64;
-                                changed = true;
-                            }
-                        }
+        // Each orphan that has the walk lends it on, once.
+        let mut todo = has;
+        while todo != 0 {
+            let a = Square(todo.trailing_zeros() as u8);
+            todo &= todo - 1;
+            let Some(ap) = self.board[a.index()] else { continue };
+            let targets = enemy_orphans(ap.owner) & !has;
+            if targets != 0 {
+                let new = self.capture_set(a, k, ap.owner.color().unwrap_or(self.side), occ) & targets;
+                has |= new;
+                todo |= new;
+            }
+        }
+        has
+    }
+
+    /// The squares a piece of walk `k` on `from`, moved by `mover`, could capture on (its
+    /// victims' squares, whoever stands there), `occupied` standing.
+    fn capture_set(&self, from: Square, k: Kind, mover: Color, occupied: u64) -> u64 {
+        if let Some(a) = self.fast_attacks(from, k, occupied) {
+            return a & occupied;
+        }
+        let mut set = 0u64;
+        self.walk_moves(from, k, mover, occupied, &mut |_, v| {
+            if let Some(v) = v {
+                set |= 1u64 << v.0;
+            }
+        });
+        set
+    }
+
+    /// The walks of the orphan on `from` by which it might capture on the squares `t` (of
+    /// its walks, those of the kinds whose reach from `from` meets `t`), `cache` keeping
+    /// [`Self::orphans_with_walk`] of the kinds already asked.
+    fn orphan_walks_toward(&self, from: Square, occ: u64, t: u64, cache: &mut ArrayVec<(Kind, u64), 16>) -> u64 {
+        let mut kinds = 0u64;
+        for a in Squares(occ) {
+            if let Some(ap) = self.board[a.index()]
+                && ap.kind != Kind::Orphan
+            {
+                kinds |= 1u64 << ap.kind as u64;
+            }
+        }
+        let mut walks = 0u64;
+        while kinds != 0 {
+            let k = Kind::from_index(kinds.trailing_zeros() as usize);
+            kinds &= kinds - 1;
+            if !(k == Kind::Pawn || k == Kind::BerolinaPawn || self.capture_reach(from, k, occ) & t != 0) {
+                continue;
+            }
+            let set = match cache.iter().find(|(c, _)| *c == k) {
+                Some(&(_, set)) => set,
+                None => {
+                    let set = self.orphans_with_walk(k);
+                    if !cache.is_full() {
+                        cache.push((k, set));
                     }
+                    set
                 }
-                if !changed {
-                    break;
-                }
+            };
+            if set & (1u64 << from.0) != 0 {
+                walks |= 1u64 << k as u64;
             }
         }
         walks
@@ -689,6 +763,28 @@ impl FairyPosition {
             }
         });
         hit
+    }
+
+    /// Whether the orphan on `from` could capture on `target` by one of its walks (worked out
+    /// in this position) as a piece on `at` in `view` moved by `mover`: the kinds that reach
+    /// `target` are asked first, and only their walks worked out.
+    fn orphan_reaches(&self, from: Square, view: &FairyPosition, at: Square, mover: Color, target: Square) -> bool {
+        let mut kinds = 0u64;
+        for a in Squares(self.occupied()) {
+            if let Some(ap) = self.board[a.index()]
+                && ap.kind != Kind::Orphan
+            {
+                kinds |= 1u64 << ap.kind as u64;
+            }
+        }
+        while kinds != 0 {
+            let k = Kind::from_index(kinds.trailing_zeros() as usize);
+            kinds &= kinds - 1;
+            if view.reaches(at, k, mover, target) && self.orphans_with_walk(k) & (1u64 << from.0) != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether a piece on `from` of owner `by` observes `target` (could capture there by its
@@ -714,8 +810,7 @@ impl FairyPosition {
             return false;
         }
         if p.kind == Kind::Orphan {
-            let w = self.orphan_walks(from, p.owner);
-            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && view.reaches(at, k, mover, target));
+            return self.orphan_reaches(from, &view, at, mover, target);
         }
         view.reaches(at, p.kind, mover, target)
     }
@@ -727,8 +822,7 @@ impl FairyPosition {
             return false;
         }
         if p.kind == Kind::Orphan {
-            let w = self.orphan_walks(from, p.owner);
-            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && self.reaches(from, k, mover, target));
+            return self.orphan_reaches(from, self, from, mover, target);
         }
         self.reaches(from, p.kind, p.owner.color().unwrap_or(mover), target)
     }
@@ -736,10 +830,19 @@ impl FairyPosition {
     /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with
     /// `only_victim`, only the captures of that square.
     pub(crate) fn pseudo_moves(&self, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
+        self.generate::<false>(mover, only_victim, out);
+    }
+
+    /// [`Self::pseudo_moves`]; with `FIRST_CHECK`, stops at the first piece that has a
+    /// capture of `only_victim` counting as the capture of a royal piece
+    /// ([`conditions::Hooks::royal_capture_counts`]) and answers `true` (the check test).
+    fn generate<const FIRST_CHECK: bool>(&self, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) -> bool {
         let occ = self.occupied();
         let capturable = self.capturable(mover);
         // The orphans' walks, computed once for all of them when the first one moves.
         let mut orphan_table: Option<[u64; 64]> = None;
+        // Or, for the captures of one square, the orphans that have each walk asked.
+        let mut orphan_kinds: ArrayVec<(Kind, u64), 16> = ArrayVec::new();
         // Asked for the captures of one square (is it attacked?) under conditions that leave
         // captures where the pieces' own walks make them, a piece whose walk cannot reach the
         // square is passed over before any condition is asked.
@@ -752,7 +855,7 @@ impl FairyPosition {
             if let Some(t) = target
                 && !p.is_pawn()
                 && p.kind != Kind::Orphan
-                && self.fast_attacks(from, p.kind, occ).is_some_and(|a| a & t == 0)
+                && self.capture_reach(from, p.kind, occ) & t == 0
             {
                 continue;
             }
@@ -760,7 +863,18 @@ impl FairyPosition {
             // test): its moves are taken back when it is paralysed.
             let mark = out.len();
             let walks: u64 = if p.kind == Kind::Orphan {
-                orphan_table.get_or_insert_with(|| self.orphan_walk_table())[from.index()]
+                match target {
+                    // Asked for the captures of one square: only the walks whose kind
+                    // reaches it from here, each worked out for all orphans at once.
+                    Some(t) => {
+                        let w = self.orphan_walks_toward(from, occ, t, &mut orphan_kinds);
+                        if w == 0 {
+                            continue;
+                        }
+                        w
+                    }
+                    None => orphan_table.get_or_insert_with(|| self.orphan_walk_table())[from.index()],
+                }
             } else {
                 1 << self.walk_of(from, p, mover) as u64
             };
@@ -808,6 +922,15 @@ impl FairyPosition {
                     Some(o) => (o, o.map_or(occ, |o| (occ & !(1u64 << from.0)) | (1u64 << o.0))),
                 };
                 let Some(cfrom) = cfrom else { continue };
+                // Asked for the captures of one square: a walk that cannot reach it from
+                // where the piece captures has none (pawns are left to their own rules, for
+                // en passant takes elsewhere).
+                if let Some(v) = only_victim
+                    && !p.is_pawn()
+                    && self.capture_reach(cfrom, k, cocc) & (1u64 << v.0) == 0
+                {
+                    continue;
+                }
                 let mut caps: ArrayVec<(Square, Square), 64> = ArrayVec::new();
                 let mut plain = 0u64;
                 self.walk_moves(cfrom, k, mover, cocc, &mut |t, v| {
@@ -859,22 +982,30 @@ impl FairyPosition {
             }
             // An orphan with several walks reaches some squares by more than one of them.
             if p.kind == Kind::Orphan && out.len() > mark + 1 {
-                let mut mine: Vec<FMove> = out[mark..].to_vec();
-                mine.sort();
-                mine.dedup();
-                out.truncate(mark);
-                out.extend(mine);
+                out[mark..].sort_unstable();
+                let mut kept = mark + 1;
+                for i in mark + 1..out.len() {
+                    if out[i] != out[kept - 1] {
+                        out[kept] = out[i];
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
+            }
+            if FIRST_CHECK && out[mark..].iter().any(|m| self.conditions.iter().all(|cd| cd.royal_capture_counts(self, m))) {
+                return true;
             }
         }
         if only_victim.is_none() {
             self.castlings(mover, out);
         }
+        false
     }
 
     /// Step 3's second part and step 4 for one generated move: the conditions expand it
     /// (Take&Make) and filter it.
     pub(crate) fn finish(&self, mover: Color, p: FPiece, m: FMove, out: &mut FMoveList) {
-        if self.conditions.is_empty() {
+        if !self.conditions.iter().any(|c| c.shapes_moves()) {
             if !out.is_full() {
                 out.push(m);
             }
@@ -943,10 +1074,10 @@ impl FairyPosition {
             return false;
         }
         let them = c.opponent();
+        let mut caps = FMoveList::new();
         for r in Squares(royals) {
-            let mut caps = FMoveList::new();
-            self.pseudo_moves(them, Some(r), &mut caps);
-            if caps.iter().any(|m| self.conditions.iter().all(|cd| cd.royal_capture_counts(self, m))) {
+            caps.clear();
+            if self.generate::<true>(them, Some(r), &mut caps) {
                 return true;
             }
         }
@@ -1062,11 +1193,52 @@ impl FairyPosition {
     /// The legal moves of the side to move (steps 1–7).
     pub fn legal_moves(&self) -> FMoveList {
         let mut out = FMoveList::new();
-        self.legal_unchosen(&mut out);
-        for c in self.conditions.iter() {
-            c.choose(self, &mut out);
-        }
+        self.legal_chosen(&mut out);
         out
+    }
+
+    /// The legal moves of the side to move (steps 1–7), appended to `out`.
+    ///
+    /// When the only choice is Maximummer's and the side to move is the maximummer, the
+    /// pseudo-legal moves are tested longest first, and the test stops after the longest
+    /// length that has a legal move: the moves it would throw away are never tested. The
+    /// moves and their order are those of the full test followed by the choice.
+    fn legal_chosen(&self, out: &mut FMoveList) {
+        let us = self.side;
+        // Maximummer chooses only for its own side.
+        let shortcut = self.conditions.iter().any(|c| *c == Condition::Maximummer(us))
+            && self.conditions.iter().all(|c| !c.chooses() || matches!(c, Condition::Maximummer(_)));
+        if !shortcut {
+            self.legal_unchosen(out);
+            for c in self.conditions.iter() {
+                c.choose(self, out);
+            }
+            return;
+        }
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves(us, None, &mut pseudo);
+        let mut below = i32::MAX;
+        loop {
+            // The longest length left to test.
+            let Some(len) = pseudo.iter().map(conditions::length2).filter(|&l| l < below).max() else { return };
+            let mark = out.len();
+            for &m in pseudo.iter().filter(|m| conditions::length2(m) == len) {
+                if self.is_legal_pseudo(m) {
+                    out.push(m);
+                }
+            }
+            if out.len() > mark {
+                return;
+            }
+            below = len;
+        }
+    }
+
+    /// Whether the pseudo-legal move `m` of the side to move is legal (step 6).
+    #[inline]
+    fn is_legal_pseudo(&self, m: FMove) -> bool {
+        let q = self.make_move_unkeyed(m);
+        !q.royal_attacked(self.side) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q))
     }
 
     /// The legal moves before the choice step (steps 1–6).
@@ -1075,8 +1247,7 @@ impl FairyPosition {
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
         for &m in pseudo.iter() {
-            let q = self.make_move_unkeyed(m);
-            if !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+            if self.is_legal_pseudo(m) {
                 out.push(m);
             }
         }
@@ -1179,6 +1350,64 @@ impl FairyPosition {
     }
 }
 
+/// For each kind and square, the squares where a piece of that kind standing there may
+/// capture on some board (every square its lines or leaps reach on an empty board, which
+/// pieces and holes only cut short); every square for the pawns (the rules write their
+/// moves) and for the walks whose landing this does not follow (the deflecting hoppers and
+/// the equihopper). The check test passes over a piece whose span misses the king.
+static SPANS: std::sync::LazyLock<Box<[[u64; 64]]>> = std::sync::LazyLock::new(|| {
+    use crate::piece::{Component, images};
+    Kind::ALL
+        .iter()
+        .map(|&k| {
+            std::array::from_fn(|i| {
+                let (f, r) = fr(Square(i as u8));
+                let comps = k.components();
+                if comps.is_empty() {
+                    return u64::MAX;
+                }
+                let line = |dx: i32, dy: i32| {
+                    let mut b = 0u64;
+                    let (mut x, mut y) = (f + dx, r + dy);
+                    while let Some(t) = sq(x, y) {
+                        b |= 1u64 << t.0;
+                        x += dx;
+                        y += dy;
+                    }
+                    b
+                };
+                let lines = |l: crate::piece::Lines| l.steps().iter().fold(0u64, |b, &(dx, dy)| b | line(dx as i32, dy as i32));
+                comps.iter().fold(0u64, |b, c| {
+                    b | match *c {
+                        Component::Leap(a, c2) | Component::Lame { a, b: c2, .. } => {
+                            images(a, c2).iter().filter_map(|&(dx, dy)| sq(f + dx as i32, r + dy as i32)).fold(0u64, |b, t| b | 1u64 << t.0)
+                        }
+                        Component::Ride(a, c2) | Component::ScreenRide(a, c2) => {
+                            images(a, c2).iter().fold(0u64, |b, &(dx, dy)| b | line(dx as i32, dy as i32))
+                        }
+                        Component::Hop(l) | Component::Screen(l) | Component::LongHop(l) | Component::Locust(l) => lines(l),
+                        Component::Kangaroo => lines(crate::piece::Lines::Both),
+                        Component::QuietRide(_) => 0,
+                        Component::Rose => {
+                            let mut b = 0u64;
+                            walk::<Chess8x8>(&[Component::Rose], Square(i as u8), 0, 0, &mut |t, _| b |= 1u64 << t.0);
+                            b
+                        }
+                        Component::Deflect(..) | Component::Equihop => u64::MAX,
+                    }
+                })
+            })
+        })
+        .collect()
+});
+
+/// The squares where a piece of walk `k` on `from` may capture on some board: a superset,
+/// from [`SPANS`].
+#[inline]
+fn capture_span(k: Kind, from: Square) -> u64 {
+    SPANS[k.index()][from.index() & 63]
+}
+
 /// Castling rights lost when a square is left or entered.
 /// The squares of castling, in the order of a fairy position's `lost` bits: each with the
 /// side and kind that castle from it.
@@ -1232,10 +1461,7 @@ impl Game for FairyPosition {
     fn moves(&self, out: &mut Vec<FMove>) {
         out.clear();
         let mut list = FMoveList::new();
-        self.legal_unchosen(&mut list);
-        for c in self.conditions.iter() {
-            c.choose(self, &mut list);
-        }
+        self.legal_chosen(&mut list);
         out.extend_from_slice(&list);
     }
     fn play(&self, m: FMove) -> Self {
@@ -1259,6 +1485,10 @@ impl Game for FairyPosition {
     }
     fn key(&self) -> u64 {
         self.hash
+    }
+    fn gives_check(&self, m: FMove) -> bool {
+        // The position after the move is only asked about check: its key is not needed.
+        self.make_move_unkeyed(m).royal_attacked(self.side.opponent())
     }
     fn goal_reached(&self, goal: Goal) -> bool {
         match goal {

@@ -25,7 +25,8 @@ fn has_legal_move(pos: &FairyPosition) -> bool {
     let us = pos.side;
     let mut pseudo = FMoveList::new();
     pos.pseudo_moves(us, None, &mut pseudo);
-    let mut checking = Vec::new();
+    // The legal checking moves, weighed after every other move has been tried.
+    let mut checking = FMoveList::new();
     for &m in pseudo.iter() {
         let q = pos.make_move_unkeyed(m);
         if q.royal_attacked(us) {
@@ -38,9 +39,9 @@ fn has_legal_move(pos: &FairyPosition) -> bool {
         if !q.royal_attacked(q.side) {
             return true;
         }
-        checking.push(q);
+        checking.push(m);
     }
-    checking.iter().any(mates)
+    checking.iter().any(|&m| mates(&pos.make_move_unkeyed(m)))
 }
 
 /// Whether `after` (the side to move being in check) is mate under checkless rules.

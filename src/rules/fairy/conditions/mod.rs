@@ -17,6 +17,7 @@ mod patrol;
 mod takemake;
 
 pub use circe::{Rebirth, rebirth_square};
+pub(crate) use maximummer::length2;
 
 use super::{FMove, FMoveList, FPiece, FairyPosition};
 use crate::geometry::Square;
@@ -188,6 +189,48 @@ impl Condition {
                 | Condition::Bichrome
                 | Condition::Andernach
                 | Condition::AntiAndernach
+        )
+    }
+
+    /// Whether this condition may have a choice step ([`Hooks::choose`]): `false` only for
+    /// those known to have none (a new condition says yes until it is known).
+    pub(crate) fn chooses(&self) -> bool {
+        !matches!(
+            self,
+            Condition::Rebirth(_)
+                | Condition::Madrasi { .. }
+                | Condition::Grid
+                | Condition::Monochrome
+                | Condition::Bichrome
+                | Condition::Andernach
+                | Condition::AntiAndernach
+                | Condition::Isardam { .. }
+                | Condition::Patrol
+                | Condition::KoeKo
+                | Condition::Checkless
+                | Condition::TakeMake
+                | Condition::MakeTake
+                | Condition::Annan
+                | Condition::Haaner
+        )
+    }
+
+    /// Whether this condition may change or forbid a generated move ([`Hooks::expand`],
+    /// [`Hooks::allows`]): `false` only for those known to set neither hook (a new
+    /// condition says yes until it is known), whose moves then skip that step.
+    pub(crate) fn shapes_moves(&self) -> bool {
+        !matches!(
+            self,
+            Condition::Madrasi { .. }
+                | Condition::Maximummer(_)
+                | Condition::Andernach
+                | Condition::AntiAndernach
+                | Condition::Isardam { .. }
+                | Condition::Patrol
+                | Condition::Checkless
+                | Condition::MakeTake
+                | Condition::Annan
+                | Condition::Haaner
         )
     }
 

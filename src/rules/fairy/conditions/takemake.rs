@@ -53,8 +53,10 @@ impl Hooks for TakeMake {
             let occ = (pos.occupied() & !(1u64 << m.from.0) & !(1u64 << v.0)) | (1u64 << m.to.0);
             let (first, last) = pawn_ranks(color_of(p, mover, false));
             let mut makes: ArrayVec<Square, 64> = ArrayVec::new();
+            let mut seen = 0u64;
             pos.walk_moves(m.to, victim.kind, color_of(victim, mover, true), occ, &mut |t, c| {
-                if c.is_none() && !makes.contains(&t) {
+                if c.is_none() && seen & (1u64 << t.0) == 0 {
+                    seen |= 1u64 << t.0;
                     makes.push(t);
                 }
             });
@@ -98,8 +100,10 @@ impl Hooks for MakeTake {
             let Some(victim) = pos.piece_at(v) else { continue };
             let occ = pos.occupied();
             let mut makes: ArrayVec<Square, 64> = ArrayVec::new();
+            let mut seen = 0u64;
             pos.walk_moves(from, victim.kind, color_of(victim, mover, true), occ, &mut |t, c| {
-                if c.is_none() && !makes.contains(&t) {
+                if c.is_none() && seen & (1u64 << t.0) == 0 {
+                    seen |= 1u64 << t.0;
                     makes.push(t);
                 }
             });
