@@ -286,7 +286,16 @@ impl Hooks for Rebirth {
             Rebirth::Anti { .. } => {
                 if let Some((p, r)) = Rebirth::anti_square(before, m, mover) {
                     let now = after.piece_at(r).unwrap_or(p);
-                    out.push_str(&format!("[{}{}->{}]", piece_text(now), sq_name(m.to), sq_name(r)));
+                    // A colour change on the way (Andernach) is written after the arrival,
+                    // in the bracket, the piece in its colour before: `[wSc2->b1=b]`
+                    // (Popeye's 4_61_to_4_63.inp #12).
+                    let shown = FPiece::new(p.owner, now.kind);
+                    out.push_str(&format!("[{}{}->{}", piece_text(shown), sq_name(m.to), sq_name(r)));
+                    if now.owner != p.owner {
+                        out.push('=');
+                        out.push(now.owner.letter());
+                    }
+                    out.push(']');
                 }
             }
             Rebirth::Mars | Rebirth::Parrain => {}
