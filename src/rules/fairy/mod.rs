@@ -996,7 +996,10 @@ impl FairyPosition {
                 if p.is_pawn() && m.promotion.is_none() && m.victim.is_none() && m.via.is_none() {
                     let (f0, r0) = fr(m.from);
                     let (f1, r1) = fr(m.to);
-                    if (r1 - r0).abs() == 2 {
+                    // Only a pawn's own double step gives the right to take it en passant:
+                    // not one it makes with another walk (Annan: a pawn below a rook or
+                    // queen, Popeye's 4_61_to_4_63.inp #24).
+                    if (r1 - r0).abs() == 2 && self.walk_of(m.from, p, us) == p.kind {
                         q.ep = sq((f0 + f1) / 2, (r0 + r1) / 2).map(|e| (e, m.to));
                     }
                 }
