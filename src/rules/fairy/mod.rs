@@ -713,24 +713,44 @@ impl FairyPosition {
         if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
             return false;
         }
-        if p.kind == Kind::Orphan {
+        // By the walk it moves with (Annan: a pawn below a knight observes as a knight,
+        // Popeye's 4_63_to_4_65.inp #70, #71).
+        let walk = self.walk_of(from, p, mover);
+        if walk == Kind::Orphan {
             let w = self.orphan_walks(from, p.owner);
             return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && view.reaches(at, k, mover, target));
         }
-        view.reaches(at, p.kind, mover, target)
+        view.reaches(at, walk, mover, target)
     }
 
     /// Whether the piece `p` on `from` observes `target` when `mover` moves it (a neutral
     /// pawn goes the mover's way): Patrol's observation.
     pub(crate) fn observes_for(&self, from: Square, p: FPiece, target: Square, mover: Color) -> bool {
-        if !self.conditions.iter().all(|c| c.observation_allows(from, target)) {
+        let colour = p.owner.color().unwrap_or(mover);
+        // As the piece captures: from its rebirth square under Mars Circe (Popeye's
+        // 4_63_to_4_65.inp #36: wBa4 observes h3 from f1), by the walk it moves with (Annan,
+        // #73).
+        let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, colour));
+        let (at, view) = match origin {
+            None => (from, *self),
+            Some(None) => return false,
+            Some(Some(o)) => {
+                let mut v = *self;
+                if let Some(q) = v.take(from) {
+                    v.put(o, q);
+                }
+                (o, v)
+            }
+        };
+        if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
             return false;
         }
-        if p.kind == Kind::Orphan {
+        let walk = self.walk_of(from, p, colour);
+        if walk == Kind::Orphan {
             let w = self.orphan_walks(from, p.owner);
-            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && self.reaches(from, k, mover, target));
+            return Kind::ALL.iter().any(|&k| w & (1 << k as u64) != 0 && view.reaches(at, k, mover, target));
         }
-        self.reaches(from, p.kind, p.owner.color().unwrap_or(mover), target)
+        view.reaches(at, walk, colour, target)
     }
 
     /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with

@@ -19,7 +19,10 @@ pub(crate) fn observed_by_twin(pos: &FairyPosition, s: Square, p: FPiece) -> boo
         Owner::Black => pos.occ[0] | pos.occ[2],
         Owner::Neutral => pos.occ[0] | pos.occ[1],
     };
-    Squares(enemies).any(|e| pos.board[e.index()].is_some_and(|q| q.kind == p.kind && pos.observes(e, q, s)))
+    // Of one kind: of one walk, as the pieces move (Annan: a pawn below a knight is a knight).
+    let walk = |at: Square, q: FPiece| pos.walk_of(at, q, q.owner.color().unwrap_or(pos.side));
+    let own = walk(s, p);
+    Squares(enemies).any(|e| pos.board[e.index()].is_some_and(|q| walk(e, q) == own && pos.observes(e, q, s)))
 }
 
 impl Hooks for Madrasi {
