@@ -362,7 +362,9 @@ impl FairyPosition {
             // side's own piece leaves them or the other side captures there, whatever stands
             // there in the diagram.
             let rebirth = p.conditions.rebirth().is_some();
-            let corner_ok = rebirth || p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook));
+            // A neutral rook castles with either king (Popeye's 4_69_to_4_71.inp #5).
+            let corner_ok = rebirth
+                || p.board[rook as usize].is_some_and(|r| r.kind == Kind::Rook && (r.owner == owner || r.owner == Owner::Neutral));
             let king_ok = rebirth || p.board[king as usize] == Some(FPiece::new(owner, Kind::King));
             if setup.castling & bit != 0 && king_ok && corner_ok {
                 p.castling |= bit;
@@ -933,7 +935,7 @@ impl FairyPosition {
                 continue;
             }
             let rook = Square(base + rook_file);
-            if self.board[rook.index()] != Some(FPiece::new(kp.owner, Kind::Rook)) {
+            if !self.board[rook.index()].is_some_and(|r| r.kind == Kind::Rook && (r.owner == kp.owner || r.owner == Owner::Neutral)) {
                 continue;
             }
             let (lo, hi) = if rook.0 > k.0 { (k.0 + 1, rook.0) } else { (rook.0 + 1, k.0) };
@@ -1043,8 +1045,11 @@ impl FairyPosition {
                 0b111000
             }
         };
+        // A neutral rook leaving its corner takes both sides' rights there.
+        let neutral_leaves = m.rook.is_none() && self.piece_at(m.from).is_some_and(|p| p.owner == Owner::Neutral);
+        let own_left = if neutral_leaves { 0xF } else { own };
         for s in [m.from].into_iter().chain(m.rook) {
-            q.castling &= !(CASTLE_MASK[s.index()] & own);
+            q.castling &= !(CASTLE_MASK[s.index()] & own_left);
             q.lost |= home_bit(s) & side_bits(us);
         }
         for s in [m.to].into_iter().chain(m.victim) {
