@@ -3,7 +3,7 @@
 //! capturer touches a piece. A piece reborn by the move (Circe) counts where it is reborn.
 
 use super::{Hooks, Rebirth};
-use crate::piece::Color;
+use crate::piece::{Color, Kind};
 use crate::rules::fairy::{FMove, FPiece, FairyPosition, fr, sq};
 
 /// KoeKo.
@@ -42,7 +42,9 @@ impl Hooks for KoeKo {
         // stands there once the move is made, and counts (Popeye's 4_61_to_4_63.inp #29:
         // `CAa6*d7[+bKe8]` under Circe RexInclusive).
         let reborn = match pos.conditions.rebirth() {
-            Some(Rebirth::Circe { .. }) => m.victim.is_some(),
+            // A king is reborn only under RexInclusive (its capture, a check, is otherwise
+            // tested as it stands: `ep.inp` #8).
+            Some(Rebirth::Circe { rex }) => m.victim.is_some_and(|v| rex || pos.piece_at(v).is_some_and(|p| p.kind != Kind::King)),
             Some(Rebirth::Parrain) => pos.pending.is_some(),
             _ => false,
         };
