@@ -1363,7 +1363,15 @@ impl Game for FairyPosition {
         matches!(goal, Goal::Mate | Goal::Check)
     }
     fn pass(&self) -> Self {
-        self.with_side(self.side.opponent())
+        // The en-passant right of the last move outlives a pass (the other side of a series
+        // standing still): Popeye's 4_63_to_4_65.inp #25, Madrasi ser-zd53, where the pawn
+        // from `1.d2-d4` stays paralysed for `2.d4-d5`.
+        let mut q = self.with_side(self.side.opponent());
+        if self.ep.is_some() {
+            q.ep = self.ep;
+            q.hash = q.compute_hash();
+        }
+        q
     }
     fn move_text(&self, m: FMove, lang: crate::piece::Lang) -> String {
         notation::move_text(self, m, lang)
