@@ -363,8 +363,8 @@ impl FairyPosition {
             // there in the diagram.
             let rebirth = p.conditions.rebirth().is_some();
             // A neutral rook castles with either king (Popeye's 4_69_to_4_71.inp #5).
-            let corner_ok = rebirth
-                || p.board[rook as usize].is_some_and(|r| r.kind == Kind::Rook && (r.owner == owner || r.owner == Owner::Neutral));
+            let corner_ok =
+                rebirth || p.board[rook as usize].is_some_and(|r| r.kind == Kind::Rook && (r.owner == owner || r.owner == Owner::Neutral));
             let king_ok = rebirth || p.board[king as usize] == Some(FPiece::new(owner, Kind::King));
             if setup.castling & bit != 0 && king_ok && corner_ok {
                 p.castling |= bit;
