@@ -660,6 +660,13 @@ pub fn verdict_line(r: &Record, twins: bool) -> String {
 pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang: Lang) -> String {
     let stipulation = records.first().map_or_else(|| p.stipulation.to_string(), |r| r.stipulation.clone());
     let mut lines = vec![String::new(); 3];
+    // Popeye's word on an option the first twin cannot play, before the problem.
+    if let Some(v) = variants.first()
+        && post_key_ignored(v)
+    {
+        lines.push(post_key_message(lang).to_string());
+        lines.push(String::new());
+    }
     lines.extend(header_lines(p, &stipulation, lang));
     if let Some(res) = records.first().and_then(|r| r.reserve.as_ref()) {
         lines.push(crate::report::text::reserve_line(res, lang));
@@ -674,6 +681,11 @@ pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang:
     let twins = variants.len() > 1;
     for (i, (v, r)) in variants.iter().zip(records).enumerate() {
         if twins {
+            // The same word before each later twin that cannot play the option.
+            if i > 0 && post_key_ignored(v) {
+                lines.push(post_key_message(lang).to_string());
+                lines.push(String::new());
+            }
             lines.push(match p.twins.iter().find(|t| t.label == v.label) {
                 Some(t) => {
                     // The position the twin's commands apply to: the diagram, or the
@@ -703,6 +715,21 @@ pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang:
     let mut s = lines.join("\n");
     s.push('\n');
     s
+}
+
+/// Whether `PostKeyPlay` is asked where there is no key to play after: help or series play,
+/// where Popeye ignores it and says so ([`post_key_message`]).
+fn post_key_ignored(v: &Variant) -> bool {
+    v.options.post_key_play && !is_battle(v)
+}
+
+/// Popeye's message for an ignored `PostKeyPlay` (`help_play.inp` #12).
+fn post_key_message(lang: Lang) -> &'static str {
+    match lang {
+        Lang::De => "NachSchluessel nicht anwendbar - ignoriert",
+        Lang::Fr => "ApresCle pas applicable - ignore",
+        Lang::En => "PostKeyPlay not applicable - ignored",
+    }
 }
 
 /// A document feerie did not solve (unsupported or invalid), in the same frame: its title

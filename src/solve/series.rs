@@ -169,11 +169,12 @@ impl<G: Game> Series<'_, G> {
         self.end == SeriesEnd::Help || q.has_move()
     }
 
-    /// A series move that does not end the series, as written in a line: in `ser-h` without
-    /// the mark of the other side's stalemate on the way, which Popeye does not write.
+    /// A series move that does not end the series, as written in a line: without the mark of
+    /// the other side's stalemate on the way, which Popeye does not write (`ser-h`, and
+    /// `ser-#`: `stip.inp` #43, ser-#13 under KoeKo, `12.Kd4-c3   13.Ld3-c4 #`).
     pub(super) fn series_move(&self, p: &G, m: G::Move) -> LineMove {
         let mut lm = line_move(self.ctx, p, m);
-        if self.end == SeriesEnd::Help && matches!(lm.mark.as_str(), "=" | "==") {
+        if matches!(lm.mark.as_str(), "=" | "==") {
             lm.mark.clear();
         }
         lm

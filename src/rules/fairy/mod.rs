@@ -362,7 +362,9 @@ impl FairyPosition {
             // side's own piece leaves them or the other side captures there, whatever stands
             // there in the diagram.
             let rebirth = p.conditions.rebirth().is_some();
-            let corner_ok = rebirth || p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook));
+            // A neutral rook castles with either king (Popeye's 4_69_to_4_71.inp #5).
+            let corner_ok =
+                rebirth || p.board[rook as usize].is_some_and(|r| r.kind == Kind::Rook && (r.owner == owner || r.owner == Owner::Neutral));
             let king_ok = rebirth || p.board[king as usize] == Some(FPiece::new(owner, Kind::King));
             if setup.castling & bit != 0 && king_ok && corner_ok {
                 p.castling |= bit;
@@ -809,22 +811,42 @@ impl FairyPosition {
         if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
             return false;
         }
-        if p.kind == Kind::Orphan {
+        // By the walk it moves with (Annan: a pawn below a knight observes as a knight,
+        // Popeye's 4_63_to_4_65.inp #70, #71).
+        let walk = self.walk_of(from, p, mover);
+        if walk == Kind::Orphan {
             return self.orphan_reaches(from, &view, at, mover, target);
         }
-        view.reaches(at, p.kind, mover, target)
+        view.reaches(at, walk, mover, target)
     }
 
     /// Whether the piece `p` on `from` observes `target` when `mover` moves it (a neutral
     /// pawn goes the mover's way): Patrol's observation.
     pub(crate) fn observes_for(&self, from: Square, p: FPiece, target: Square, mover: Color) -> bool {
-        if !self.conditions.iter().all(|c| c.observation_allows(from, target)) {
+        let colour = p.owner.color().unwrap_or(mover);
+        // As the piece captures: from its rebirth square under Mars Circe (Popeye's
+        // 4_63_to_4_65.inp #36: wBa4 observes h3 from f1), by the walk it moves with (Annan,
+        // #73).
+        let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, colour));
+        let (at, view) = match origin {
+            None => (from, *self),
+            Some(None) => return false,
+            Some(Some(o)) => {
+                let mut v = *self;
+                if let Some(q) = v.take(from) {
+                    v.put(o, q);
+                }
+                (o, v)
+            }
+        };
+        if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
             return false;
         }
-        if p.kind == Kind::Orphan {
-            return self.orphan_reaches(from, self, from, mover, target);
+        let walk = self.walk_of(from, p, colour);
+        if walk == Kind::Orphan {
+            return self.orphan_reaches(from, &view, at, mover, target);
         }
-        self.reaches(from, p.kind, p.owner.color().unwrap_or(mover), target)
+        view.reaches(at, walk, colour, target)
     }
 
     /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with
@@ -1044,7 +1066,7 @@ impl FairyPosition {
                 continue;
             }
             let rook = Square(base + rook_file);
-            if self.board[rook.index()] != Some(FPiece::new(kp.owner, Kind::Rook)) {
+            if !self.board[rook.index()].is_some_and(|r| r.kind == Kind::Rook && (r.owner == kp.owner || r.owner == Owner::Neutral)) {
                 continue;
             }
             let (lo, hi) = if rook.0 > k.0 { (k.0 + 1, rook.0) } else { (rook.0 + 1, k.0) };
@@ -1127,7 +1149,10 @@ impl FairyPosition {
                 if p.is_pawn() && m.promotion.is_none() && m.victim.is_none() && m.via.is_none() {
                     let (f0, r0) = fr(m.from);
                     let (f1, r1) = fr(m.to);
-                    if (r1 - r0).abs() == 2 {
+                    // Only a pawn's own double step gives the right to take it en passant:
+                    // not one it makes with another walk (Annan: a pawn below a rook or
+                    // queen, Popeye's 4_61_to_4_63.inp #24).
+                    if (r1 - r0).abs() == 2 && self.walk_of(m.from, p, us) == p.kind {
                         q.ep = sq((f0 + f1) / 2, (r0 + r1) / 2).map(|e| (e, m.to));
                     }
                 }
@@ -1151,8 +1176,11 @@ impl FairyPosition {
                 0b111000
             }
         };
+        // A neutral rook leaving its corner takes both sides' rights there.
+        let neutral_leaves = m.rook.is_none() && self.piece_at(m.from).is_some_and(|p| p.owner == Owner::Neutral);
+        let own_left = if neutral_leaves { 0xF } else { own };
         for s in [m.from].into_iter().chain(m.rook) {
-            q.castling &= !(CASTLE_MASK[s.index()] & own);
+            q.castling &= !(CASTLE_MASK[s.index()] & own_left);
             q.lost |= home_bit(s) & side_bits(us);
         }
         for s in [m.to].into_iter().chain(m.victim) {
@@ -1565,7 +1593,15 @@ impl Game for FairyPosition {
         matches!(goal, Goal::Mate | Goal::Check)
     }
     fn pass(&self) -> Self {
-        self.with_side(self.side.opponent())
+        // The en-passant right of the last move outlives a pass (the other side of a series
+        // standing still): Popeye's 4_63_to_4_65.inp #25, Madrasi ser-zd53, where the pawn
+        // from `1.d2-d4` stays paralysed for `2.d4-d5`.
+        let mut q = self.with_side(self.side.opponent());
+        if self.ep.is_some() {
+            q.ep = self.ep;
+            q.hash = q.compute_hash();
+        }
+        q
     }
     fn move_text(&self, m: FMove, lang: crate::piece::Lang) -> String {
         notation::move_text(self, m, lang)

@@ -72,8 +72,13 @@ pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
         }
     }
     let after = pos.make_move(m);
+    // The mover's colour change (Andernach) comes first, at its arrival, then the other
+    // effects (a rebirth): Popeye's `Sc8*a7=w[+wBa2]` (`stip.inp` #24, Circe Andernach).
     let mut notes = String::new();
-    for c in pos.conditions.iter() {
+    for c in pos.conditions.iter().filter(|c| c.changes_mover()) {
+        c.note(pos, &m, &after, &mut notes);
+    }
+    for c in pos.conditions.iter().filter(|c| !c.changes_mover()) {
         c.note(pos, &m, &after, &mut notes);
     }
     s.push_str(&translate_notes(&notes, lang));

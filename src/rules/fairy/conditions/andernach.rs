@@ -26,12 +26,14 @@ impl Hooks for Andernach {
         }
     }
 
-    fn note(&self, before: &FairyPosition, m: &FMove, _after: &FairyPosition, out: &mut String) {
+    fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
         if let Some(b) = before.piece_at(m.from)
             && m.rook.is_none()
             && m.is_capture() == self.on_capture
             && b.kind != Kind::King
             && b.owner != crate::rules::fairy::Owner::Neutral
+            // A capturer Anticirce took elsewhere has its change written with its rebirth.
+            && after.piece_at(m.to).is_some_and(|a| a.owner != b.owner)
         {
             out.push('=');
             out.push(b.owner.flipped().letter());

@@ -145,7 +145,12 @@ fn parrain_promotes(before: &FairyPosition, m: &FMove) -> bool {
     let last = match p.owner.color() {
         Some(Color::White) => 7,
         Some(Color::Black) => 0,
-        None => return false,
+        // A neutral pawn: on the last rank of the side that moves (Popeye's
+        // 4_69_to_4_71.inp #23: `Ba4-e8[+nPf8=nB]`, but `Ba4-d1[+nPe1]`).
+        None => match before.side {
+            Color::White => 7,
+            Color::Black => 0,
+        },
     };
     p.is_pawn() && t.0 / 8 == last
 }
@@ -267,7 +272,8 @@ impl Hooks for Rebirth {
             if let Some((p, t)) = parrain_reborn(before, m, after) {
                 out.push_str(&format!("[+{}{}", piece_text(p), sq_name(t)));
                 if let Some(k) = m.reborn {
-                    out.push_str(&format!("={}", k.code()));
+                    let neutral = if p.owner == crate::rules::fairy::Owner::Neutral { "n" } else { "" };
+                    out.push_str(&format!("={neutral}{}", k.code()));
                 }
                 out.push(']');
             }
@@ -286,7 +292,16 @@ impl Hooks for Rebirth {
             Rebirth::Anti { .. } => {
                 if let Some((p, r)) = Rebirth::anti_square(before, m, mover) {
                     let now = after.piece_at(r).unwrap_or(p);
-                    out.push_str(&format!("[{}{}->{}]", piece_text(now), sq_name(m.to), sq_name(r)));
+                    // A colour change on the way (Andernach) is written after the arrival,
+                    // in the bracket, the piece in its colour before: `[wSc2->b1=b]`
+                    // (Popeye's 4_61_to_4_63.inp #12).
+                    let shown = FPiece::new(p.owner, now.kind);
+                    out.push_str(&format!("[{}{}->{}", piece_text(shown), sq_name(m.to), sq_name(r)));
+                    if now.owner != p.owner {
+                        out.push('=');
+                        out.push(now.owner.letter());
+                    }
+                    out.push(']');
                 }
             }
             Rebirth::Mars | Rebirth::Parrain => {}

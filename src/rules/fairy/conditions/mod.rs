@@ -234,6 +234,12 @@ impl Condition {
         )
     }
 
+    /// Whether the condition's note tells what became of the moving piece on its arrival
+    /// (Andernach's colour change), which Popeye writes before the other effects of the move.
+    pub(crate) fn changes_mover(&self) -> bool {
+        matches!(self, Condition::Andernach | Condition::AntiAndernach)
+    }
+
     fn hooks(&self) -> &dyn Hooks {
         match self {
             Condition::Rebirth(r) => r,
