@@ -650,7 +650,7 @@ impl Board {
             }
         }
         for (i, &(s, c, k)) in Self::HOMES.iter().enumerate() {
-            if b.at(s) == Some((c, k)) && self.at(s) != Some((c, k)) && m.to != s {
+            if b.at(s) == Some((c, k)) && (self.at(s) != Some((c, k)) || m.victim == Some(s)) && m.to != s {
                 b.unmoved[i] = true;
                 for (right, king, rook) in [(0, 0, 1), (1, 0, 2), (2, 3, 4), (3, 3, 5)] {
                     if (i == king || i == rook) && b.unmoved[king] && b.unmoved[rook] {

@@ -26,6 +26,11 @@ pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
     let mut s = String::new();
     if let Some(rook) = m.rook {
         s.push_str(if rook.0 > m.from.0 { "0-0" } else { "0-0-0" });
+        if m.victim.is_some() {
+            // Make&Take: castling was the make, then the capture (`0-0*e6`).
+            s.push('*');
+            s.push_str(sq_name(m.to));
+        }
     } else {
         let mover = pos.piece_at(m.from).unwrap_or(FPiece::new(Owner::of(pos.side), Kind::Pawn));
         s.push_str(&prefix(mover, lang));
@@ -39,10 +44,15 @@ pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
                     s.push_str(sq_name(via));
                 }
                 s.push('*');
-                s.push_str(sq_name(v));
-                if v != m.to {
-                    s.push('-');
+                if ep {
+                    // Make&Take en passant: the arrival only (`f6*g6 ep.`).
                     s.push_str(sq_name(m.to));
+                } else {
+                    s.push_str(sq_name(v));
+                    if v != m.to {
+                        s.push('-');
+                        s.push_str(sq_name(m.to));
+                    }
                 }
             }
             (Some(v), _) if v != m.to && !ep => {

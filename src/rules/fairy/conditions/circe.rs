@@ -126,8 +126,8 @@ pub(crate) fn parrain_rebirth(before: &FairyPosition, m: &FMove, after: &FairyPo
 fn parrain_target(before: &FairyPosition, m: &FMove) -> Option<(FPiece, Square)> {
     let (p, s) = before.pending?;
     let to = match m.rook {
-        Some(rook) => crate::position::castle_squares(m.from, rook).0,
-        None => m.to,
+        Some(rook) if m.victim.is_none() => crate::position::castle_squares(m.from, rook).0,
+        _ => m.to,
     };
     let (df, dr) = ((to.0 % 8) as i32 - (m.from.0 % 8) as i32, (to.0 / 8) as i32 - (m.from.0 / 8) as i32);
     let (f, r) = ((s.0 % 8) as i32 + df, (s.0 / 8) as i32 + dr);
