@@ -10,6 +10,7 @@ pub const CONDITION_NAMES: &[(&str, &str, &str)] = &[
     ("AntiCirce", "AntiCirce", "AntiCirce"),
     ("MarsCirce", "MarsCirce", "Marscirce"),
     ("ParrainCirce", "CirceParrain", "CirceParrain"),
+    ("CirceTake&Make", "CirceTake&Make", "CirceTake&Make"),
     ("Madrasi", "Madrasi", "Madrasi"),
     ("BlackMaximummer", "NoirMaximum", "SchwarzerLaengstzueger"),
     ("WhiteMaximummer", "BlancMaximum", "WeisserLaengstzueger"),

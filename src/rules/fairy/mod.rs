@@ -154,9 +154,11 @@ pub struct FMove {
     pub rook: Option<Square>,
     /// A second square of a two-part move: Take&Make, the capture square (the piece then
     /// makes its move to `to`); Make&Take, the square it makes to before taking on `to`;
-    /// Mars Circe, the rebirth square it captures from.
+    /// Mars Circe, the rebirth square it captures from; Circe Take&Make and AntiCirce
+    /// Take&Make, the rebirth square (the captured, resp. the capturing piece's).
     pub via: Option<Square>,
-    /// Parrain Circe: the kind the pawn reborn after this move on its last rank becomes.
+    /// The kind a pawn reborn on its last rank becomes (Parrain Circe: after this move;
+    /// Circe Take&Make: by this move).
     pub reborn: Option<Kind>,
 }
 

@@ -36,7 +36,9 @@ pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
         s.push_str(&prefix(mover, lang));
         s.push_str(sq_name(m.from));
         let ep = pos.ep.is_some_and(|(e, v)| m.to == e && m.victim == Some(v) && mover.is_pawn());
-        match (m.victim, m.via) {
+        // Circe Take&Make and AntiCirce Take&Make: `via` is the rebirth square, in the notes.
+        let via = m.via.filter(|_| !pos.conditions.rebirth().is_some_and(|r| r.by_move()));
+        match (m.victim, via) {
             (Some(v), Some(via)) if via != v => {
                 // Mars Circe (via the rebirth square) or Make&Take (via the make square).
                 if pos.conditions.rebirth() == Some(super::conditions::Rebirth::Mars) {
