@@ -36,6 +36,8 @@ fn engine_condition(c: Cond) -> Condition {
         Cond::Bichrome => Condition::Bichrome,
         Cond::Andernach => Condition::Andernach,
         Cond::AntiAndernach => Condition::AntiAndernach,
+        Cond::CirceTakeMake => Condition::Rebirth(Rebirth::CirceTakeMake),
+        Cond::AntiTakeMake => Condition::Rebirth(Rebirth::AntiTakeMake),
     }
 }
 
@@ -91,7 +93,27 @@ fn build(
 
 /// The engine's move as the reference writes it.
 fn rmove(m: &FMove) -> RMove {
-    RMove { from: fr(m.from), to: fr(m.to), victim: m.victim.map(fr), promotion: m.promotion, rook: m.rook.map(fr) }
+    RMove {
+        from: fr(m.from),
+        to: fr(m.to),
+        victim: m.victim.map(fr),
+        promotion: m.promotion,
+        rook: m.rook.map(fr),
+        rebirth: None,
+        reborn: None,
+    }
+}
+
+/// [`rmove`] in `p`, whose rebirth rule may put the rebirth square in the move (Circe
+/// Take&Make, AntiCirce Take&Make).
+fn rmove_in(p: &FairyPosition, m: &FMove) -> RMove {
+    let by_move = p.conditions().rebirth().is_some_and(|r| r.by_move());
+    let mut r = rmove(m);
+    if by_move {
+        r.rebirth = m.via.map(fr);
+        r.reborn = m.reborn;
+    }
+    r
 }
 
 fn text(m: &RMove) -> String {
@@ -104,6 +126,13 @@ fn text(m: &RMove) -> String {
     }
     if m.rook.is_some() {
         s += "(castles)";
+    }
+    if let Some(r) = m.rebirth {
+        s += &format!("[{}", name(r));
+        if let Some(k) = m.reborn {
+            s += &format!("={}", k.code());
+        }
+        s += "]";
     }
     s
 }
@@ -132,14 +161,14 @@ fn board_of(p: &FairyPosition, like: &Board) -> Board {
 fn compare(p: &FairyPosition, r: &Board, depth: u32) {
     let fen = p.to_fen();
     let fast: Vec<FMove> = p.legal_moves().to_vec();
-    let mut ours: Vec<RMove> = fast.iter().map(rmove).collect();
+    let mut ours: Vec<RMove> = fast.iter().map(|m| rmove_in(p, m)).collect();
     ours.sort();
     // Compared as sets: the engine lists an orphan's move once per walk that makes it
     // (see `regression_orphan_moves_are_listed_once`).
     ours.dedup();
     let want = r.legal_moves();
     if ours != want {
-        let extra: Vec<String> = fast.iter().filter(|m| !want.contains(&rmove(m))).map(|&m| p.move_text(m, Lang::En)).collect();
+        let extra: Vec<String> = fast.iter().filter(|m| !want.contains(&rmove_in(p, m))).map(|&m| p.move_text(m, Lang::En)).collect();
         let missing: Vec<String> = want.iter().filter(|m| !ours.contains(m)).map(text).collect();
         panic!("{fen}: the engine has extra {extra:?}, lacks {missing:?}");
     }
@@ -150,7 +179,7 @@ fn compare(p: &FairyPosition, r: &Board, depth: u32) {
         }
         seen.push(*m);
         let q = p.make_move(*m);
-        let rq = r.play(&rmove(m)).expect("a legal move plays");
+        let rq = r.play(&rmove_in(p, m)).expect("a legal move plays");
         let back = board_of(&q, &rq);
         assert!(back == rq, "{fen} {}: engine gives {}, reference {:?}", p.move_text(*m, Lang::En), q.to_fen(), rq);
         if depth > 1 {
@@ -306,6 +335,10 @@ differential! {
     grid_and_madrasi: [Grid, Madrasi(false)];
     monochrome_and_madrasi: [Monochrome, Madrasi(true)];
     andernach_and_anticirce: [Andernach, AntiCirce(false)];
+    circe_take_make: [CirceTakeMake];
+    anticirce_take_make: [AntiTakeMake];
+    circe_take_make_and_madrasi: [CirceTakeMake, Madrasi(false)];
+    anticirce_take_make_and_andernach: [AntiTakeMake, Andernach];
 }
 
 /// Reads `wKe1 bLIc3 …` (colour, Popeye code, square).

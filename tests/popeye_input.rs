@@ -248,14 +248,20 @@ fn short_condition_names_read_as_popeye_reads_them() {
 #[test]
 fn take_and_make_after_a_circe_condition_is_its_option() {
     // Popeye reads `AntiCirce Take&Make` as one rebirth rule (TESTS/anticirce.inp #2, twin b:
-    // `1.d4*e5[wPe5->e4]`), not AntiCirce beside Take&MakeChess: feerie does not play it yet
-    // and says so, where it used to play the two conditions.
-    for cond in ["anticirce take&make", "circe take&make"] {
+    // `1.d4*e5[wPe5->e4]`), not AntiCirce beside Take&MakeChess; so does feerie.
+    for (cond, name) in [("anticirce take&make", "AntiCirce Take&Make"), ("circe take&make", "Circe Take&Make")] {
         let text = format!("beginproblem\nstipulation ~1\ncondition {cond}\npieces white pd4 black pe5\noption nowk nobk\nendproblem\n");
         match &feerie::problem::load_popeye_str(&text, "c.inp")[0] {
-            Loaded::Unsupported { reason, .. } => assert!(reason.contains("Circe Take&Make"), "{cond}: {reason}"),
+            Loaded::Ready(p) => assert_eq!(p.options.conditions.names(), [name]),
             other => panic!("{cond}: {other:?}"),
         }
+    }
+    // With an option feerie does not play with it, the rule is not supported yet.
+    let text =
+        "beginproblem\nstipulation ~1\ncondition anticirce cheylan take&make\npieces white pd4 black pe5\noption nowk nobk\nendproblem\n";
+    match &feerie::problem::load_popeye_str(text, "c.inp")[0] {
+        Loaded::Unsupported { reason, .. } => assert!(reason.contains("AntiCirce Cheylan Take&Make"), "{reason}"),
+        other => panic!("{other:?}"),
     }
     // The condition alone, and after another condition, is Take&MakeChess.
     let text = "beginproblem\nstipulation ~1\ncondition madrasi take&make\npieces white pd4 black pe5\noption nowk nobk\nendproblem\n";

@@ -10,6 +10,7 @@ pub const CONDITION_NAMES: &[(&str, &str, &str)] = &[
     ("AntiCirce", "AntiCirce", "AntiCirce"),
     ("MarsCirce", "MarsCirce", "Marscirce"),
     ("ParrainCirce", "CirceParrain", "CirceParrain"),
+    ("CirceTake&Make", "CirceTake&Make", "CirceTake&Make"),
     ("Madrasi", "Madrasi", "Madrasi"),
     ("BlackMaximummer", "NoirMaximum", "SchwarzerLaengstzueger"),
     ("WhiteMaximummer", "BlancMaximum", "WeisserLaengstzueger"),
@@ -112,6 +113,11 @@ mod tests {
         assert_eq!(c(&["AntiCirce", "Cheylan"]), Some((Condition::Rebirth(Rebirth::Anti { cheylan: true }), 2)));
         assert_eq!(c(&["Gitterschach"]), Some((Condition::Grid, 1)));
         assert_eq!(c(&["SchwarzerLaengstzueger"]), Some((Condition::Maximummer(crate::piece::Color::Black), 1)));
+        // The family's Take&Make option: a rebirth rule of its own.
+        assert_eq!(c(&["Circe", "Take&Make"]), Some((Condition::Rebirth(Rebirth::CirceTakeMake), 2)));
+        assert_eq!(c(&["CirceTake&Make"]), Some((Condition::Rebirth(Rebirth::CirceTakeMake), 1)));
+        assert_eq!(c(&["AntiCirce", "take&make"]), Some((Condition::Rebirth(Rebirth::AntiTakeMake), 2)));
+        assert_eq!(c(&["AntiCirce", "Cheylan", "Take&Make"]), None);
         // Options feerie does not play: the condition is not played.
         assert_eq!(c(&["Circe", "Parachute"]), None);
         assert_eq!(c(&["AntiCirce", "Relaxed"]), None);

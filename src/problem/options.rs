@@ -606,6 +606,7 @@ pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
                 .then_some(Condition::Rebirth(Rebirth::Anti { cheylan: has("Cheylan") })),
             "MarsCirce" => only(&["RexInclusive"]).then_some(Condition::Rebirth(Rebirth::Mars)),
             "ParrainCirce" => only(&["RexExclusive", "Relaxed"]).then_some(Condition::Rebirth(Rebirth::Parrain)),
+            "CirceTake&Make" => only(&[]).then_some(Condition::Rebirth(Rebirth::CirceTakeMake)),
             "Madrasi" => only(&["RexInclusive", "RexExclusive"]).then_some(Condition::Madrasi { rex: has("RexInclusive") }),
             "BlackMaximummer" => only(&[]).then_some(Condition::Maximummer(Color::Black)),
             "WhiteMaximummer" => only(&[]).then_some(Condition::Maximummer(Color::White)),
@@ -624,11 +625,23 @@ pub fn fairy_condition(words: &[&str]) -> Option<(Condition, usize)> {
             "HaanerChess" => only(&[]).then_some(Condition::Haaner),
             _ => None,
         }?;
-    let used = 1 + opts.len();
+    let mut used = 1 + opts.len();
     // `Take&Make` right after a Circe-family condition is its option, as Popeye reads it
-    // (`AntiCirce Take&Make`: the rebirth square chosen by the captured piece's move), not
-    // the condition Take&MakeChess beside it: a rebirth rule feerie does not play yet.
+    // (`Circe Take&Make`, `AntiCirce Take&Make`: the piece is reborn by a move from the
+    // capture square), not the condition Take&MakeChess beside it. feerie plays it after
+    // plain Circe and AntiCirce (Calvet, its default).
     let rebirth = matches!(found, Condition::Rebirth(_));
+    let found = match (found, words.get(used)) {
+        (Condition::Rebirth(r), Some(w)) if norm(w).starts_with("take") => {
+            used += 1;
+            match (r, opts.as_slice()) {
+                (Rebirth::Circe { rex: false }, []) => Condition::Rebirth(Rebirth::CirceTakeMake),
+                (Rebirth::Anti { cheylan: false }, [] | ["Calvet"]) => Condition::Rebirth(Rebirth::AntiTakeMake),
+                _ => return None,
+            }
+        }
+        (f, _) => f,
+    };
     match words.get(used) {
         Some(w) if rebirth && norm(w).starts_with("take") => None,
         Some(w) if !is_keyword(w) => None,

@@ -43,6 +43,13 @@ pub enum Cond {
     Andernach,
     /// Anti-Andernach chess.
     AntiAndernach,
+    /// Circe Take&Make: the captured piece (not a king) is reborn by a move of its own,
+    /// without capturing, from the square it was taken on; no such move, no capture.
+    CirceTakeMake,
+    /// AntiCirce Take&Make: the capturing piece (as it is after promoting) is reborn by a
+    /// move of its own, without capturing, from where it captured, a pawn going the
+    /// captured side's way; no such move, no capture (of a king too).
+    AntiTakeMake,
 }
 
 /// A move: the piece on `from` ends on `to`; `victim` is the square of the captured piece;
@@ -54,6 +61,10 @@ pub struct RMove {
     pub victim: Option<Sq>,
     pub promotion: Option<Kind>,
     pub rook: Option<Sq>,
+    /// Circe Take&Make, AntiCirce Take&Make: where the reborn piece goes.
+    pub rebirth: Option<Sq>,
+    /// Circe Take&Make: what a pawn reborn on its last rank becomes.
+    pub reborn: Option<Kind>,
 }
 
 /// A position.
@@ -548,7 +559,7 @@ impl Board {
             for k in self.walks_of(s) {
                 for (to, v) in self.walk(s, k, c) {
                     if v.is_none() {
-                        push(RMove { from: s, to, victim: None, promotion: None, rook: None });
+                        push(RMove { from: s, to, victim: None, promotion: None, rook: None, rebirth: None, reborn: None });
                     }
                 }
                 let Some((capture_board, o)) = &view else { continue };
@@ -558,7 +569,7 @@ impl Board {
                         && v != s
                         && capture_board.at(v).is_some_and(|(vc, _)| vc != c)
                     {
-                        push(RMove { from: s, to, victim: Some(v), promotion: None, rook: None });
+                        push(RMove { from: s, to, victim: Some(v), promotion: None, rook: None, rebirth: None, reborn: None });
                     }
                 }
                 // En passant: a pawn takes the pawn that crossed the square as if it stood there.
@@ -569,7 +580,7 @@ impl Board {
                     let mut shadow = capture_board.clone();
                     shadow.set(e, Some((other(c), Kind::Dummy)));
                     if shadow.walk(o, k, c).contains(&(e, Some(e))) {
-                        push(RMove { from: s, to: e, victim: Some(victim), promotion: None, rook: None });
+                        push(RMove { from: s, to: e, victim: Some(victim), promotion: None, rook: None, rebirth: None, reborn: None });
                     }
                 }
             }
@@ -580,6 +591,46 @@ impl Board {
         out.sort();
         out.dedup();
         out.retain(|m| self.allowed(m));
+        if self.has(Cond::CirceTakeMake) || self.has(Cond::AntiTakeMake) {
+            out = out.iter().flat_map(|m| self.rebirth_moves(m)).collect();
+        }
+        out
+    }
+
+    /// Circe Take&Make and AntiCirce Take&Make: the capture `m` once per rebirth move (and
+    /// per promotion of a pawn reborn on its last rank), none when there is no such move; a
+    /// move that takes nothing as it is, and under Circe the capture of a king too.
+    fn rebirth_moves(&self, m: &RMove) -> Vec<RMove> {
+        let Some(v) = m.victim else { return vec![*m] };
+        let (c, k) = self.at(m.from).unwrap();
+        let (vc, vk) = self.at(v).unwrap();
+        let anti = self.has(Cond::AntiTakeMake);
+        if !anti && vk == Kind::King {
+            return vec![*m];
+        }
+        // The board once the capture is made, before the rebirth.
+        let mut after = self.clone();
+        after.set(m.from, None);
+        after.set(v, None);
+        after.set(m.to, Some((c, m.promotion.unwrap_or(k))));
+        // Circe: the victim moves from its square (where the capturer stands, but for en
+        // passant); AntiCirce: the capturer from where it stands.
+        let (from, kind) = if anti { (m.to, m.promotion.unwrap_or(k)) } else { (v, vk) };
+        let last = if vc == Color::White { 7 } else { 0 };
+        let mut out = Vec::new();
+        for (to, x) in after.walk(from, kind, vc) {
+            if x.is_some() {
+                continue;
+            }
+            let base = RMove { rebirth: Some(to), ..*m };
+            if !anti && is_pawn(vk) && to.1 == last {
+                out.extend(self.promotions.iter().map(|&p| RMove { reborn: Some(p), ..base }));
+            } else {
+                out.push(base);
+            }
+        }
+        out.sort();
+        out.dedup();
         out
     }
 
@@ -607,7 +658,15 @@ impl Board {
             if crossed.king_capturable(c) {
                 continue;
             }
-            out.push(RMove { from: king, to: (to_file, home), victim: None, promotion: None, rook: Some(rook) });
+            out.push(RMove {
+                from: king,
+                to: (to_file, home),
+                victim: None,
+                promotion: None,
+                rook: Some(rook),
+                rebirth: None,
+                reborn: None,
+            });
         }
         out
     }
@@ -640,7 +699,8 @@ impl Board {
     /// piece, and a king or rook reborn on its own square makes it unmoved again, with the
     /// right of each pair whose two squares are now unmoved.
     fn reborn_rights(&self, m: &RMove, mut b: Board) -> Board {
-        let rebirth = self.conds.iter().any(|c| matches!(c, Cond::Circe(_) | Cond::AntiCirce(_)));
+        let rebirth =
+            self.conds.iter().any(|c| matches!(c, Cond::Circe(_) | Cond::AntiCirce(_) | Cond::CirceTakeMake | Cond::AntiTakeMake));
         if !rebirth {
             return b;
         }
@@ -650,7 +710,7 @@ impl Board {
             }
         }
         for (i, &(s, c, k)) in Self::HOMES.iter().enumerate() {
-            if b.at(s) == Some((c, k)) && self.at(s) != Some((c, k)) && m.to != s {
+            if b.at(s) == Some((c, k)) && (self.at(s) != Some((c, k)) || m.victim == Some(s)) && m.to != s {
                 b.unmoved[i] = true;
                 for (right, king, rook) in [(0, 0, 1), (1, 0, 2), (2, 3, 4), (3, 3, 5)] {
                     if (i == king || i == rook) && b.unmoved[king] && b.unmoved[rook] {
@@ -701,6 +761,15 @@ impl Board {
                 let r = rebirth(vk, vc, v);
                 if b.at(r).is_none() {
                     b.set(r, Some((vc, vk)));
+                }
+            }
+            if let Some(r) = m.rebirth {
+                if self.has(Cond::CirceTakeMake) {
+                    b.set(r, Some((vc, m.reborn.unwrap_or(vk))));
+                } else {
+                    b.set(m.to, None);
+                    b.set(r, Some((pc, kind)));
+                    at = r;
                 }
             }
             for cheylan in [false, true] {

@@ -147,13 +147,18 @@ pub struct FMove {
     pub victim: Option<Square>,
     /// The kind a pawn becomes.
     pub promotion: Option<Kind>,
-    /// Castling: the rook's square (it goes to the square the king crossed).
+    /// Castling: the rook's square (it goes to the square the king crossed). With a victim:
+    /// Make&Take's capture whose make, as the victim king, was castling with that rook (the
+    /// rook moves as in castling, the capturer goes to the king's square `via` and takes
+    /// from there).
     pub rook: Option<Square>,
     /// A second square of a two-part move: Take&Make, the capture square (the piece then
     /// makes its move to `to`); Make&Take, the square it makes to before taking on `to`;
-    /// Mars Circe, the rebirth square it captures from.
+    /// Mars Circe, the rebirth square it captures from; Circe Take&Make and AntiCirce
+    /// Take&Make, the rebirth square (the captured, resp. the capturing piece's).
     pub via: Option<Square>,
-    /// Parrain Circe: the kind the pawn reborn after this move on its last rank becomes.
+    /// The kind a pawn reborn on its last rank becomes (Parrain Circe: after this move;
+    /// Circe Take&Make: by this move).
     pub reborn: Option<Kind>,
 }
 
@@ -165,6 +170,11 @@ impl FMove {
     /// Whether it captures.
     pub fn is_capture(&self) -> bool {
         self.victim.is_some()
+    }
+    /// Whether it is castling (a king and a rook move, nothing is taken). A capture with a
+    /// rook is Make&Take's capture whose make was castling (see [`FMove::rook`]).
+    pub fn is_castling(&self) -> bool {
+        self.rook.is_some() && self.victim.is_none()
     }
 }
 
@@ -232,6 +242,11 @@ pub struct FairyPosition {
     /// h1, a1, e8, h8, a8, one bit each): under a rebirth rule a king or rook reborn on its
     /// square brings a right back only with its partner's square untouched.
     pub(crate) lost: u8,
+    /// Make&Take: the corners (h1, a1, h8, a8: [`castle`] bits of their wing) whose rook
+    /// has stood there since the diagram; a piece that makes as the king of the rook's side
+    /// from that king's initial square may castle with it (Popeye: only the rook's square
+    /// counts, not what stands on the king's). Empty under other rules.
+    pub(crate) corner_rooks: u8,
     /// En passant: (the crossed square, the square of the pawn that crossed it).
     pub(crate) ep: Option<(Square, Square)>,
     /// Parrain Circe: the piece waiting for its rebirth and the square it was taken on.
@@ -259,6 +274,7 @@ impl PartialEq for FairyPosition {
             && self.side == o.side
             && self.castling == o.castling
             && self.lost == o.lost
+            && self.corner_rooks == o.corner_rooks
             && self.ep == o.ep
             && self.pending == o.pending
             && (!self.track
@@ -314,6 +330,7 @@ impl FairyPosition {
             side: setup.side.unwrap_or(Color::White),
             castling: 0,
             lost: 0,
+            corner_rooks: 0,
             ep: None,
             pending: None,
             promotions: (1 << Kind::Queen as u64) | (1 << Kind::Rook as u64) | (1 << Kind::Bishop as u64) | (1 << Kind::Knight as u64),
@@ -375,6 +392,18 @@ impl FairyPosition {
                 p.lost |= home_bit(Square(rook));
             }
         }
+        if p.conditions.iter().any(|c| *c == Condition::MakeTake) {
+            for (bit, rook, owner) in [
+                (castle::WK, 7u8, Owner::White),
+                (castle::WQ, 0, Owner::White),
+                (castle::BK, 63, Owner::Black),
+                (castle::BQ, 56, Owner::Black),
+            ] {
+                if setup.castling & bit != 0 && p.board[rook as usize] == Some(FPiece::new(owner, Kind::Rook)) {
+                    p.corner_rooks |= bit;
+                }
+            }
+        }
         if p.conditions.rebirth().is_some() {
             for (rights, king) in [(castle::WK | castle::WQ, 4u8), (castle::BK | castle::BQ, 60)] {
                 if p.castling & rights == 0 {
@@ -415,6 +444,9 @@ impl FairyPosition {
         h ^= z.castling[self.castling as usize & 15];
         if self.lost != 0 {
             h ^= z.castling[self.lost as usize & 15].rotate_left(23) ^ z.castling[self.lost as usize >> 4].rotate_left(47);
+        }
+        if self.corner_rooks != 0 {
+            h ^= z.castling[self.corner_rooks as usize & 15].rotate_left(31);
         }
         if let Some((e, _)) = self.ep {
             h ^= z.ep[(e.0 % 8) as usize];
@@ -1122,7 +1154,9 @@ impl FairyPosition {
         let us = self.side;
         q.ep = None;
         q.reborn = None;
-        if let Some(rook) = m.rook {
+        if let Some(rook) = m.rook
+            && m.victim.is_none()
+        {
             let (kto, rto) = crate::position::castle_squares(m.from, rook);
             let k = q.take(m.from);
             let r = q.take(rook);
@@ -1135,6 +1169,14 @@ impl FairyPosition {
                 q.origin[rto.index()] = self.origin[rook.index()];
             }
         } else {
+            if let Some(rook) = m.rook {
+                // Make&Take: the make was castling, the victim's rook has moved.
+                let (_, rto) = crate::position::castle_squares(m.from, rook);
+                if let Some(r) = q.take(rook) {
+                    q.put(rto, r);
+                    q.origin[rto.index()] = self.origin[rook.index()];
+                }
+            }
             let mover = q.take(m.from);
             if let Some(v) = m.victim {
                 q.take(v);
@@ -1187,6 +1229,18 @@ impl FairyPosition {
             q.castling &= !(CASTLE_MASK[s.index()] & !own);
             q.lost |= home_bit(s) & side_bits(us.opponent());
         }
+        if m.victim.is_some()
+            && let Some(rook) = m.rook
+        {
+            // Make&Take's castling make moved the other side's rook.
+            q.castling &= !CASTLE_MASK[rook.index()];
+            q.lost |= home_bit(rook) & side_bits(us.opponent());
+        }
+        if q.corner_rooks != 0 {
+            for s in [m.from, m.to].into_iter().chain(m.victim).chain(m.rook).chain(m.via) {
+                q.corner_rooks &= !CORNER_BIT[s.index()];
+            }
+        }
         // The effects on the moving piece where it lands (colour changes) come before those
         // that move it away (AntiCirce), so that the order the conditions are given in does
         // not matter.
@@ -1202,7 +1256,10 @@ impl FairyPosition {
             let mut reborn = 0u8;
             for (i, &(s, c, kind)) in HOME.iter().enumerate() {
                 let piece = Some(FPiece::new(Owner::of(c), kind));
-                if q.board[s] == piece && self.board[s] != piece && m.to.index() != s {
+                // (A piece taken on its own square and reborn there, the capturer having
+                // moved on, as Take&Make's does, is reborn too.)
+                let taken_here = m.victim.is_some_and(|v| v.index() == s);
+                if q.board[s] == piece && (self.board[s] != piece || taken_here) && m.to.index() != s {
                     q.lost &= !(1 << i);
                     reborn |= 1 << i;
                 }
@@ -1462,6 +1519,16 @@ fn home_bit(s: Square) -> u8 {
     }
 }
 
+/// The [`castle`] bit of the wing whose rook stands on a corner, 0 for the other squares.
+const CORNER_BIT: [u8; 64] = {
+    let mut m = [0u8; 64];
+    m[7] = castle::WK;
+    m[0] = castle::WQ;
+    m[63] = castle::BK;
+    m[56] = castle::BQ;
+    m
+};
+
 const CASTLE_MASK: [u8; 64] = {
     let mut m = [0u8; 64];
     m[0] = castle::WQ;
@@ -1543,7 +1610,7 @@ impl Game for FairyPosition {
                     && self.ep.is_some_and(|(e, v)| m.to == e && m.victim == Some(v))
                     && self.piece_at(m.from).is_some_and(|p| p.is_pawn())
             }
-            Goal::Castling => m.rook.is_some(),
+            Goal::Castling => m.is_castling(),
             Goal::Chess81 => m.to.0 / 8 == if self.side == Color::White { 7 } else { 0 },
             // A piece of the mover (or a neutral one) stands there after the move, and did
             // not before.

@@ -26,12 +26,19 @@ pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
     let mut s = String::new();
     if let Some(rook) = m.rook {
         s.push_str(if rook.0 > m.from.0 { "0-0" } else { "0-0-0" });
+        if m.victim.is_some() {
+            // Make&Take: castling was the make, then the capture (`0-0*e6`).
+            s.push('*');
+            s.push_str(sq_name(m.to));
+        }
     } else {
         let mover = pos.piece_at(m.from).unwrap_or(FPiece::new(Owner::of(pos.side), Kind::Pawn));
         s.push_str(&prefix(mover, lang));
         s.push_str(sq_name(m.from));
         let ep = pos.ep.is_some_and(|(e, v)| m.to == e && m.victim == Some(v) && mover.is_pawn());
-        match (m.victim, m.via) {
+        // Circe Take&Make and AntiCirce Take&Make: `via` is the rebirth square, in the notes.
+        let via = m.via.filter(|_| !pos.conditions.rebirth().is_some_and(|r| r.by_move()));
+        match (m.victim, via) {
             (Some(v), Some(via)) if via != v => {
                 // Mars Circe (via the rebirth square) or Make&Take (via the make square).
                 if pos.conditions.rebirth() == Some(super::conditions::Rebirth::Mars) {
@@ -39,10 +46,15 @@ pub fn move_text(pos: &FairyPosition, m: FMove, lang: Lang) -> String {
                     s.push_str(sq_name(via));
                 }
                 s.push('*');
-                s.push_str(sq_name(v));
-                if v != m.to {
-                    s.push('-');
+                if ep {
+                    // Make&Take en passant: the arrival only (`f6*g6 ep.`).
                     s.push_str(sq_name(m.to));
+                } else {
+                    s.push_str(sq_name(v));
+                    if v != m.to {
+                        s.push('-');
+                        s.push_str(sq_name(m.to));
+                    }
                 }
             }
             (Some(v), _) if v != m.to && !ep => {

@@ -464,3 +464,111 @@ fn maximummer_measures_castling_as_king_and_rook_steps() {
     t.sort();
     assert_eq!(t, ["0-0", "Ra5*e5", "Ra5-a1"], "{t:?}");
 }
+
+/// A position from its pieces with every castling right the squares allow (Popeye's default).
+fn place_castling(pieces: &[(&str, Owner, Kind)], side: Color, conditions: Conditions) -> Result<FairyPosition, FairyError> {
+    let pieces = pieces.iter().map(|&(s, o, k)| (parse_sq(s).unwrap(), FPiece::new(o, k))).collect();
+    FairyPosition::from_setup(&FairySetup { pieces, side: Some(side), castling: 15, conditions, ..FairySetup::default() })
+}
+
+fn only(c: Condition) -> Conditions {
+    let mut cs = Conditions::none();
+    cs.push(c).unwrap();
+    cs
+}
+
+/// Popeye's TESTS/maketake.inp 2 ("black is in check from se8!", recorded as `the side to play
+/// can capture the king`): the knight on e8 makes as the black king, castling with black's
+/// rook on a8, and takes on a7 from c8. Without the rook's right (Popeye's `NoCastling a8`)
+/// there is no check.
+#[test]
+fn make_take_checks_by_castling_as_the_victim_king() {
+    let pieces = [("a7", B, Kind::King), ("a8", B, Kind::Rook), ("e8", W, Kind::Knight), ("h1", W, Kind::King)];
+    let e = place_castling(&pieces, Color::White, only(Condition::MakeTake)).unwrap_err();
+    assert_eq!(e, FairyError::OppositeCheck("black"));
+    assert!(place(&pieces, Color::White, only(Condition::MakeTake)).royals(Color::Black) != 0);
+    // The same rook come to a8 later has no right: Rb8-a8 is legal (Popeye).
+    let p = place_castling(
+        &[("a7", B, Kind::King), ("b8", B, Kind::Rook), ("e8", W, Kind::Knight), ("h1", W, Kind::King)],
+        Color::Black,
+        only(Condition::MakeTake),
+    )
+    .unwrap();
+    assert!(texts(&p).contains(&"Rb8-a8".to_string()), "{:?}", texts(&p));
+}
+
+/// Popeye's TESTS/maketake.inp 6 ("castling as make", Circe RexInclusive): the queen on e8
+/// takes the king on e6 by a king's move, or by castling with either black rook.
+#[test]
+fn make_take_writes_castling_makes() {
+    let mut c = only(Condition::MakeTake);
+    c.push(Condition::Rebirth(conditions::Rebirth::Circe { rex: true })).unwrap();
+    let p = place_castling(&[("e8", W, Kind::Queen), ("e6", B, Kind::King), ("a8", B, Kind::Rook), ("h8", B, Kind::Rook)], Color::White, c)
+        .unwrap();
+    let t = texts(&p);
+    for m in ["Qe8*e6[+bKe8]", "0-0*e6[+bKe8]", "0-0-0*e6[+bKe8]"] {
+        assert_eq!(t.iter().filter(|x| *x == m).count(), 1, "{m}: {t:?}");
+    }
+}
+
+/// Popeye's TESTS/maketake.inp 3: the white pawns take en passant after a make as the black
+/// pawn (h7-h5 is the black pawn's double step).
+#[test]
+fn make_take_en_passant_from_the_make_square() {
+    let p = place(
+        &[("a1", W, Kind::King), ("f6", W, Kind::Pawn), ("h7", W, Kind::Pawn), ("g7", B, Kind::Pawn), ("a8", B, Kind::King)],
+        Color::Black,
+        only(Condition::MakeTake),
+    );
+    let m = *p.legal_moves().iter().find(|m| m.from == parse_sq("g7").unwrap() && m.to == parse_sq("g5").unwrap()).unwrap();
+    let q = p.make_move(m);
+    let mut t = texts(&q);
+    t.retain(|x| x.contains('*'));
+    t.sort();
+    assert_eq!(t, ["f6*g6 ep.", "h7*g6 ep."]);
+}
+
+/// Circe Take&Make (Popeye, checked move by move): the pawn taken on a2 is reborn by its move
+/// to a1, promoted (queen and rook would check White's king: only the knight and the bishop);
+/// the knight taken on a1 with no free square to move to cannot be taken.
+#[test]
+fn circe_take_make_rebirth_moves() {
+    let ctm = rebirth(conditions::Rebirth::CirceTakeMake);
+    let p = place(&[("h1", W, Kind::King), ("a4", W, Kind::Rook), ("h8", B, Kind::King), ("a2", B, Kind::Pawn)], Color::White, ctm);
+    let mut t = texts(&p);
+    t.retain(|x| x.contains('*'));
+    t.sort();
+    assert_eq!(t, ["Ra4*a2[+bPa1=B]", "Ra4*a2[+bPa1=S]"]);
+    let p = place(
+        &[
+            ("h1", W, Kind::King),
+            ("a4", W, Kind::Rook),
+            ("h8", B, Kind::King),
+            ("a1", B, Kind::Knight),
+            ("b3", B, Kind::Pawn),
+            ("c2", B, Kind::Pawn),
+        ],
+        Color::White,
+        ctm,
+    );
+    assert!(!texts(&p).iter().any(|x| x.contains('*')), "{:?}", texts(&p));
+}
+
+/// AntiCirce Take&Make (Popeye, checked move by move): the capturer is reborn by a move of its
+/// own kind from the capture square, a pawn going Black's way (a double step from c7).
+#[test]
+fn anticirce_take_make_rebirth_moves() {
+    let atm = rebirth(conditions::Rebirth::AntiTakeMake);
+    let p = place(&[("h1", W, Kind::King), ("b6", W, Kind::Pawn), ("h8", B, Kind::King), ("c7", B, Kind::Knight)], Color::White, atm);
+    let mut t = texts(&p);
+    t.retain(|x| x.contains('*'));
+    t.sort();
+    assert_eq!(t, ["b6*c7[wPc7->c5]", "b6*c7[wPc7->c6]"]);
+    let p = place(
+        &[("h1", W, Kind::King), ("c4", W, Kind::Rook), ("a8", B, Kind::King), ("c7", B, Kind::Pawn), ("b6", B, Kind::Pawn)],
+        Color::White,
+        atm,
+    );
+    let n = texts(&p).iter().filter(|x| x.starts_with("Rc4*c7[wRc7->")).count();
+    assert_eq!(n, 14);
+}

@@ -14,7 +14,7 @@ pub(crate) struct Andernach {
 
 impl Hooks for Andernach {
     fn after(&self, _before: &FairyPosition, m: &FMove, after: &mut FairyPosition) {
-        if m.rook.is_some() || m.is_capture() != self.on_capture {
+        if m.is_castling() || m.is_capture() != self.on_capture {
             return;
         }
         if let Some(p) = after.piece_at(m.to)
@@ -28,7 +28,7 @@ impl Hooks for Andernach {
 
     fn note(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition, out: &mut String) {
         if let Some(b) = before.piece_at(m.from)
-            && m.rook.is_none()
+            && !m.is_castling()
             && m.is_capture() == self.on_capture
             && b.kind != Kind::King
             && b.owner != crate::rules::fairy::Owner::Neutral

@@ -2,6 +2,15 @@
 //! reborn), MarsCirce (a piece captures from its rebirth square) and ParrainCirce (the
 //! captured piece is reborn after the next move, shifted by it).
 //!
+//! Circe Take&Make and AntiCirce Take&Make (Popeye's `Take&Make` option of the family): the
+//! captured piece (Circe) or the capturing piece (AntiCirce, after its promotion) is reborn
+//! by a move from the capture square, without capturing, with its own walk and a pawn going
+//! the captured side's way (the capturer's pawn backwards); a pawn reborn on its last rank
+//! is promoted, each kind a move. A capture with no such move is illegal, except a king's
+//! under Circe (kings are not reborn: check is as in chess); under AntiCirce the capture of
+//! a king needs the move too. Each rebirth square is a move ([`FMove::via`]): Popeye writes
+//! `Qe6*c4[+bPc3]` and `d4*e5[wPe5->e4]`.
+//!
 //! Rebirth squares ([`rebirth_square`]): a king on e1/e8, a queen on d1/d8, a rook, bishop
 //! or knight on its game-array square of the colour of the capture square, a pawn on its
 //! second rank in the capture file, a fairy piece on its promotion rank in the capture file;
@@ -36,6 +45,12 @@ pub enum Rebirth {
     /// ParrainCirce: the captured piece is reborn after the next move, on its capture square
     /// shifted by that move.
     Parrain,
+    /// Circe Take&Make: the captured piece is reborn by a move of its own from the capture
+    /// square (kings are not reborn).
+    CirceTakeMake,
+    /// AntiCirce Take&Make: the capturing piece is reborn by a move of its own from the
+    /// capture square, a pawn going the captured side's way (kings too).
+    AntiTakeMake,
 }
 
 impl Rebirth {
@@ -48,7 +63,15 @@ impl Rebirth {
             Rebirth::Anti { cheylan: true } => "AntiCirce Cheylan".into(),
             Rebirth::Mars => "MarsCirce".into(),
             Rebirth::Parrain => "ParrainCirce".into(),
+            Rebirth::CirceTakeMake => "Circe Take&Make".into(),
+            Rebirth::AntiTakeMake => "AntiCirce Take&Make".into(),
         }
+    }
+
+    /// Whether the rebirth is a move from the capture square, chosen with the capture
+    /// ([`FMove::via`] is the rebirth square).
+    pub fn by_move(&self) -> bool {
+        matches!(self, Rebirth::CirceTakeMake | Rebirth::AntiTakeMake)
     }
 }
 
@@ -126,8 +149,8 @@ pub(crate) fn parrain_rebirth(before: &FairyPosition, m: &FMove, after: &FairyPo
 fn parrain_target(before: &FairyPosition, m: &FMove) -> Option<(FPiece, Square)> {
     let (p, s) = before.pending?;
     let to = match m.rook {
-        Some(rook) => crate::position::castle_squares(m.from, rook).0,
-        None => m.to,
+        Some(rook) if m.victim.is_none() => crate::position::castle_squares(m.from, rook).0,
+        _ => m.to,
     };
     let (df, dr) = ((to.0 % 8) as i32 - (m.from.0 % 8) as i32, (to.0 / 8) as i32 - (m.from.0 / 8) as i32);
     let (f, r) = ((s.0 % 8) as i32 + df, (s.0 / 8) as i32 + dr);
@@ -155,8 +178,62 @@ fn parrain_promotes(before: &FairyPosition, m: &FMove) -> bool {
     p.is_pawn() && t.0 / 8 == last
 }
 
+/// Circe Take&Make and AntiCirce Take&Make: each of the captures in `moves` (made by `p`)
+/// becomes one move per rebirth square, and per kind when a reborn pawn is promoted; a
+/// capture without a rebirth move goes. Circe: the victim moves from its square; AntiCirce:
+/// the capturer (promoted) from where it landed.
+fn expand_by_move(anti: bool, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+    let input: ArrayVec<FMove, 64> = moves.drain(..).collect();
+    for m in input {
+        let (Some(v), false) = (m.victim, m.is_castling()) else {
+            if !moves.is_full() {
+                moves.push(m);
+            }
+            continue;
+        };
+        let Some(victim) = pos.piece_at(v) else { continue };
+        let (reborn, at) = if anti {
+            (FPiece::new(p.owner, m.promotion.unwrap_or(p.kind)), m.to)
+        } else if victim.kind == Kind::King {
+            // Kings are not reborn: the capture stays (check).
+            if !moves.is_full() {
+                moves.push(m);
+            }
+            continue;
+        } else {
+            (victim, v)
+        };
+        // The walk goes the captured side's way.
+        let color = victim.owner.color().unwrap_or(mover.opponent());
+        let occ = (pos.occupied() & !(1u64 << m.from.0) & !(1u64 << v.0)) | (1u64 << m.to.0);
+        let last = if color == Color::White { 7 } else { 0 };
+        let mut squares = 0u64;
+        pos.walk_moves(at, reborn.kind, color, occ, &mut |t, c| {
+            if c.is_none() {
+                squares |= 1u64 << t.0;
+            }
+        });
+        for t in crate::geometry::Squares(squares) {
+            let base = FMove { via: Some(t), ..m };
+            if !anti && reborn.is_pawn() && t.0 / 8 == last {
+                for k in pos.promotion_kinds() {
+                    if !moves.is_full() {
+                        moves.push(FMove { reborn: Some(k), ..base });
+                    }
+                }
+            } else if !moves.is_full() {
+                moves.push(base);
+            }
+        }
+    }
+}
+
 impl Hooks for Rebirth {
-    fn expand(&self, pos: &FairyPosition, _p: FPiece, _mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+        if self.by_move() {
+            expand_by_move(*self == Rebirth::AntiTakeMake, pos, p, mover, moves);
+            return;
+        }
         if *self != Rebirth::Parrain || !pos.pending.is_some_and(|(w, _)| w.is_pawn()) {
             return;
         }
@@ -263,6 +340,21 @@ impl Hooks for Rebirth {
                     after.pending_origin = before.origin[v.index()];
                 }
             }
+            Rebirth::CirceTakeMake => {
+                if let (Some(r), Some(victim)) = (m.via, before.piece_at(v)) {
+                    after.put(r, m.reborn.map_or(victim, |k| FPiece::new(victim.owner, k)));
+                    after.origin[r.index()] = before.origin[v.index()];
+                    after.reborn = Some(r);
+                }
+            }
+            Rebirth::AntiTakeMake => {
+                if let Some(r) = m.via
+                    && let Some(p) = after.take(m.to)
+                {
+                    after.put(r, p);
+                    after.origin[r.index()] = after.origin[m.to.index()];
+                }
+            }
             Rebirth::Mars => {}
         }
     }
@@ -302,6 +394,20 @@ impl Hooks for Rebirth {
                         out.push(now.owner.letter());
                     }
                     out.push(']');
+                }
+            }
+            Rebirth::CirceTakeMake => {
+                if let (Some(r), Some(victim)) = (m.via, before.piece_at(v)) {
+                    out.push_str(&format!("[+{}{}", piece_text(victim), sq_name(r)));
+                    if let Some(k) = m.reborn {
+                        out.push_str(&format!("={}", k.code()));
+                    }
+                    out.push(']');
+                }
+            }
+            Rebirth::AntiTakeMake => {
+                if let (Some(r), Some(now)) = (m.via, m.via.and_then(|r| after.piece_at(r))) {
+                    out.push_str(&format!("[{}{}->{}]", piece_text(now), sq_name(m.to), sq_name(r)));
                 }
             }
             Rebirth::Mars | Rebirth::Parrain => {}

@@ -14,7 +14,9 @@ pub(crate) struct Maximummer(pub Color);
 /// by letting its Maximummer choose between castling and rook moves of 9, 16 and 25).
 pub(crate) fn length2(m: &FMove) -> i32 {
     let file = |s: crate::geometry::Square| (s.0 % 8) as i32;
-    if let Some(rook) = m.rook {
+    if let Some(rook) = m.rook
+        && m.victim.is_none()
+    {
         let king = (file(m.to) - file(m.from)).abs();
         let rook_to = (file(m.from) + file(m.to)) / 2;
         let d = king + (rook_to - file(rook)).abs();

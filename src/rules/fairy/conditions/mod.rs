@@ -386,6 +386,11 @@ impl Conditions {
         if (has(Condition::TakeMake) || has(Condition::MakeTake)) && self.rebirth() == Some(Rebirth::Mars) {
             return Err("MarsCirce with Take&MakeChess or Make&TakeChess is not supported yet".into());
         }
+        if let Some(r) = self.rebirth().filter(|r| r.by_move())
+            && (has(Condition::TakeMake) || has(Condition::MakeTake))
+        {
+            return Err(format!("{} with Take&MakeChess or Make&TakeChess is not supported yet", r.name()));
+        }
         if self.iter().filter(|c| matches!(c, Condition::Isardam { .. } | Condition::Madrasi { .. })).count() > 1 {
             return Err("Isardam and Madrasi together are not supported yet".into());
         }

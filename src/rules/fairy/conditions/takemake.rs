@@ -4,12 +4,17 @@
 //! promotes when it makes to its last. The capture of a king needs no make (check).
 //! Make&Take chess: a piece captures by first making a move, without capturing, as its
 //! victim would from its own square, and then capturing the victim by its own walk from
-//! there (a pawn may not make to its first rank). Popeye writes only the capture.
+//! there (a pawn may not make to its first rank, and nothing makes as a pawn from that
+//! pawn's first rank). Popeye writes only the capture. As Popeye
+//! plays it, the make may be en passant's capture (the pawn makes, then takes en passant:
+//! `f6*g6 ep.`) and, when the victim is a king, castling as that king with its side's rook
+//! (`0-0*e6`): so a piece on e8 may check a black king through black's rook on h8.
 
 use super::Hooks;
 use crate::geometry::{Square, Squares};
 use crate::piece::{Color, Kind};
-use crate::rules::fairy::{FMove, FMoveList, FPiece, FairyPosition, RANK_1, RANK_8};
+use crate::position::{castle, castle_squares};
+use crate::rules::fairy::{FMove, FMoveList, FPiece, FairyPosition, Owner, RANK_1, RANK_8};
 use arrayvec::ArrayVec;
 
 /// Take&Make chess.
@@ -95,13 +100,31 @@ impl Hooks for MakeTake {
             Some(v) => pos.capturable(mover) & (1u64 << v.0),
             None => pos.capturable(mover),
         };
+        let emit = |m: FMove, out: &mut FMoveList| {
+            if p.is_pawn() && last & (1u64 << m.to.0) != 0 {
+                for k in pos.promotion_kinds() {
+                    pos.finish(mover, p, FMove { promotion: Some(k), ..m }, out);
+                }
+            } else {
+                pos.finish(mover, p, m, out);
+            }
+        };
         let mut done: ArrayVec<(Square, Square), 128> = ArrayVec::new();
         for v in Squares(victims) {
             let Some(victim) = pos.piece_at(v) else { continue };
             let occ = pos.occupied();
+            let victim_color = color_of(victim, mover, true);
+            // The pawn that has just crossed `e` may be taken there, en passant, from the make
+            // square (Popeye: `f6*g6 ep.`).
+            let ep = pos.ep.filter(|&(_, pawn)| pawn == v && p.is_pawn() && victim.is_pawn()).map(|(e, _)| e);
+            // A pawn has no move from its own first rank, nor has a piece that makes as one
+            // there (Popeye).
+            if victim.is_pawn() && pawn_ranks(victim_color).0 & (1u64 << from.0) != 0 {
+                continue;
+            }
             let mut makes: ArrayVec<Square, 64> = ArrayVec::new();
             let mut seen = 0u64;
-            pos.walk_moves(from, victim.kind, color_of(victim, mover, true), occ, &mut |t, c| {
+            pos.walk_moves(from, victim.kind, victim_color, occ, &mut |t, c| {
                 if c.is_none() && seen & (1u64 << t.0) == 0 {
                     seen |= 1u64 << t.0;
                     makes.push(t);
@@ -113,8 +136,8 @@ impl Hooks for MakeTake {
                 }
                 let occ1 = (occ & !(1u64 << from.0)) | (1u64 << s1.0);
                 let mut hits: ArrayVec<Square, 8> = ArrayVec::new();
-                pos.walk_moves(s1, own, mover, occ1, &mut |t, c| {
-                    if c == Some(v) && !hits.contains(&t) && !hits.is_full() {
+                pos.walk_moves(s1, own, mover, occ1 | ep.map_or(0, |e| 1u64 << e.0), &mut |t, c| {
+                    if (c == Some(v) || (c == Some(t) && Some(t) == ep)) && !hits.contains(&t) && !hits.is_full() {
                         hits.push(t);
                     }
                 });
@@ -123,15 +146,56 @@ impl Hooks for MakeTake {
                         continue;
                     }
                     done.push((t, v));
-                    let m = FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via: Some(s1), reborn: None };
-                    if p.is_pawn() && last & (1u64 << t.0) != 0 {
-                        for k in pos.promotion_kinds() {
-                            pos.finish(mover, p, FMove { promotion: Some(k), ..m }, out);
-                        }
-                    } else {
-                        pos.finish(mover, p, m, out);
-                    }
+                    emit(FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via: Some(s1), reborn: None }, out);
                 }
+            }
+            if victim.kind == Kind::King {
+                self.castling_makes(pos, from, v, victim_color, own, mover, &emit, out);
+            }
+        }
+    }
+}
+
+impl MakeTake {
+    /// The captures of the king on `v` (of colour `c`) whose make is castling: the piece on
+    /// `from`, that king's initial square, castles as that king with a rook of its side that
+    /// has stood in its corner since the diagram, then takes from the king's castling square
+    /// by its own walk `own` (the rook moved). Popeye asks no more: neither the squares the
+    /// "king" crosses nor what stood on its square before.
+    #[allow(clippy::too_many_arguments)]
+    fn castling_makes(
+        &self,
+        pos: &FairyPosition,
+        from: Square,
+        v: Square,
+        c: Color,
+        own: Kind,
+        mover: Color,
+        emit: &impl Fn(FMove, &mut FMoveList),
+        out: &mut FMoveList,
+    ) {
+        let (home, wings) = match c {
+            Color::White => (Square(4), [(castle::WK, Square(7)), (castle::WQ, Square(0))]),
+            Color::Black => (Square(60), [(castle::BK, Square(63)), (castle::BQ, Square(56))]),
+        };
+        if from != home {
+            return;
+        }
+        let occ = pos.occupied();
+        for (bit, rook) in wings {
+            if pos.corner_rooks & bit == 0 || pos.piece_at(rook) != Some(FPiece::new(Owner::of(c), Kind::Rook)) {
+                continue;
+            }
+            let (lo, hi) = if rook.0 > from.0 { (from.0 + 1, rook.0) } else { (rook.0 + 1, from.0) };
+            if (lo..hi).any(|s| (occ | pos.holes) & (1u64 << s) != 0) {
+                continue;
+            }
+            let (s1, rto) = castle_squares(from, rook);
+            let occ1 = (occ & !(1u64 << from.0) & !(1u64 << rook.0)) | (1u64 << s1.0) | (1u64 << rto.0);
+            let mut hit = false;
+            pos.walk_moves(s1, own, mover, occ1, &mut |_, x| hit |= x == Some(v));
+            if hit {
+                emit(FMove { from, to: v, victim: Some(v), promotion: None, rook: Some(rook), via: Some(s1), reborn: None }, out);
             }
         }
     }
