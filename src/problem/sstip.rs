@@ -607,6 +607,18 @@ impl Step {
 }
 
 impl Branch {
+    /// The ordinary help or series stipulation a nested help or series branch plays, from
+    /// the position it starts from (after its `-`), whatever its prefixes `/` and `>` (which
+    /// only say what the enclosing play does with it); `None` when it is no synonym.
+    pub fn nested_ordinary(&self) -> Option<Stipulation> {
+        if !matches!(self.kind, BranchKind::Help | BranchKind::Series) {
+            return None;
+        }
+        let plain = Branch { hidden: false, ends_play: false, flip: false, ..self.clone() };
+        let t = translate_branch(&plain)?;
+        (!t.post_key_play && !t.stipulation.is_battle()).then_some(t.stipulation)
+    }
+
     /// A plain branch: no prefix, no minimum, no constraint.
     fn plain(&self) -> bool {
         !self.ends_play && !self.hidden && !self.flip && self.min.is_none()

@@ -18,6 +18,7 @@
 //!   series moves is written, as in series play (a parry that reaches the goal ends nothing:
 //!   Popeye's `phser-s=2` has no `1.Qg6-c6 + Kc7*c6 =`).
 
+use super::gate::Gate;
 use super::help::{forced, salt};
 use super::parallel::par_map;
 use super::series::{Series, SeriesEnd, push_with_ends, series_end};
@@ -28,6 +29,11 @@ use crate::rules::{Game, Goal};
 
 const SALT_PARRY_HELP: u64 = 0x6A09_E667_F3BC_C908;
 const SALT_PARRY_WIN: u64 = 0xBB67_AE85_84CA_A73B;
+
+thread_local! {
+    /// Where asking [`Game::goal_unreachable`] pays in parry series (per series moves left).
+    static PARRY_GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
+}
 
 /// One step of a line: a move, and whether it is a parry.
 type Step<M> = (M, bool);
@@ -55,6 +61,31 @@ impl<G: Game> ParrySeries<'_, G> {
 
     fn goal(&self) -> Goal {
         self.s.goal
+    }
+
+    /// Whether no line of up to `k` series moves from `p` (series side to move) can end in
+    /// mate (or stalemate), by [`Game::goal_unreachable`], which counts each side's moves in
+    /// any order. A parry answers a check, so the opponent makes at most one move per series
+    /// move: in `pser-#` the opponent is mated after at most `k - 1` parries; in `pser-s#`
+    /// the series side is mated by the opponent's parries and its forced move, at most `k`
+    /// moves in all; in `pser-h#` the series side is mated by the parries and the mating
+    /// move, at most `k`. `false` for reflex play and the other goals.
+    fn goal_unreachable(&self, p: &G, k: u32) -> bool {
+        if !matches!(self.goal(), Goal::Mate | Goal::Stalemate) {
+            return false;
+        }
+        let side = p.to_move();
+        let (mated, mated_moves, mating_moves) = match self.s.end {
+            SeriesEnd::Direct => (side.opponent(), k - 1, k),
+            SeriesEnd::SelfPlay | SeriesEnd::Help => (side, k, k),
+            SeriesEnd::Reflex => return false,
+        };
+        if !PARRY_GATE.with_borrow_mut(|g| g.ask(k)) {
+            return false;
+        }
+        let cut = p.goal_unreachable(self.goal(), mated, mated_moves, mating_moves);
+        PARRY_GATE.with_borrow_mut(|g| g.record(k, cut));
+        cut
     }
 
     /// Whether the series ends after a series move (opponent to move in `q`), as
@@ -104,6 +135,10 @@ impl<G: Game> ParrySeries<'_, G> {
         }
         let key = p.key() ^ salt(SALT_PARRY_HELP, self.goal(), k, self.s.end as u64);
         if self.ctx().tt.get(key).is_some() {
+            return false;
+        }
+        if self.goal_unreachable(p, k) {
+            self.ctx().tt.put(key, 1, k as u8);
             return false;
         }
         let mut moves = Vec::new();
@@ -169,9 +204,11 @@ impl<G: Game> ParrySeries<'_, G> {
                 return false;
             }
         }
-        let mut moves = Vec::new();
-        p.moves(&mut moves);
-        let r = !self.bound_to_goal(p, &moves) && moves.iter().any(|&m| self.after_win(&p.play(m), k - 1));
+        let r = !self.goal_unreachable(p, k) && {
+            let mut moves = Vec::new();
+            p.moves(&mut moves);
+            !self.bound_to_goal(p, &moves) && { moves.iter().any(|&m| self.after_win(&p.play(m), k - 1)) }
+        };
         if !self.ctx().is_stopped() && self.ctx().tt.enabled() {
             let (mut w, mut f) = self.ctx().tt.get(key).map(unpack).unwrap_or((0, 0));
             if r {

@@ -35,7 +35,7 @@ use crate::piece::Lang;
 use crate::problem::sstip::{Branch, BranchKind, Expr, Leaf, SStipulation, Step};
 use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -138,15 +138,26 @@ struct Search<G: Game> {
     memo: HashMap<(usize, u64, Option<G::Move>), bool>,
     /// Help and series play that has no line: by the branch's address, the position's key,
     /// the half-moves played and the letter that moves (as positions recur in other orders).
-    dead: HashSet<(usize, u64, u32, u32)>,
+    /// Kept in a transposition table ([`super::tt::Table`]: a fixed budget, the entries of
+    /// the most half-moves left kept when full) under a key mixed from these: a set
+    /// emptied when full lost the deep facts of long series (Popeye's `sford.inp` #41,
+    /// `9s [- 1d[x]a]`).
+    dead: super::tt::Table,
     /// Lines found so far (to tell a subtree without any).
     found: u64,
     /// Most entries of `memo`: what half the search's table budget holds
     /// ([`SolveOptions::table_bytes`]; none with `--hash 0`).
     memo_cap: usize,
-    /// Most entries of `dead`: what the other half holds.
-    dead_cap: usize,
+    /// The options nested ordinary play is solved with ([`Search::ordinary_lines`]).
+    opts: SolveOptions,
 }
+
+/// Half-moves from which a nested help or series branch that is an ordinary stipulation is
+/// solved by its own solver ([`Search::ordinary_lines`]), with its bound, plans and
+/// transposition table, instead of by the interpreter: a solve of its own costs a table and
+/// a thread pool, which pays only on long play (Popeye's `sford.inp` #36, `1h[- 14hh[#]]h`:
+/// more than 300 s here, 0.3 s so).
+const ORDINARY_PLIES: u32 = 6;
 
 impl<G: Game> Search<G> {
     fn tick(&mut self) -> bool {
@@ -157,6 +168,43 @@ impl<G: Game> Search<G> {
             self.stopped.store(true, Ordering::Relaxed);
         }
         self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// The lines of a nested help or series branch `b` from `p` (after its `-`) when it is
+    /// an ordinary stipulation of at least [`ORDINARY_PLIES`] half-moves, solved by
+    /// [`super::solve`]; `None` for the others, which the interpreter plays.
+    fn ordinary_lines(&mut self, b: &Branch, p: &G) -> Option<Vec<Line>> {
+        if b.max < ORDINARY_PLIES {
+            return None;
+        }
+        let stip = b.nested_ordinary()?;
+        let now = Instant::now();
+        let timeout = match self.deadline {
+            Some(d) if d <= now => {
+                self.stopped.store(true, Ordering::Relaxed);
+                return Some(Vec::new());
+            }
+            Some(d) => Some(d - now),
+            None => None,
+        };
+        let o = SolveOptions {
+            timeout,
+            cancel: self.cancel.clone(),
+            max_solutions: None,
+            set_play: false,
+            duplex: false,
+            half_duplex: false,
+            stop_on_short: false,
+            progress: None,
+            notation: crate::rules::Notation::Native,
+            ..self.opts.clone()
+        };
+        let r = super::solve(p, &stip, &o);
+        self.nodes += r.nodes;
+        if !r.complete {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        Some(r.phases.into_iter().next().map(|ph| ph.lines).unwrap_or_default())
     }
 
     fn moves(&mut self, pos: &G) -> Vec<G::Move> {
@@ -215,6 +263,9 @@ impl<G: Game> Search<G> {
             BranchKind::AttackDefence => self.attack(b, &p, last, 0, b.max),
             BranchKind::DefenceAttack => self.defend(b, &p, last, 0, b.max),
             BranchKind::Help | BranchKind::Series => {
+                if let Some(lines) = self.ordinary_lines(b, &p) {
+                    return !lines.is_empty();
+                }
                 let mut found = false;
                 self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |_| {
                     found = true;
@@ -314,17 +365,17 @@ impl<G: Game> Search<G> {
             return false;
         }
         // Below the start, what follows depends on the position alone.
-        let dead_key = (b as *const Branch as usize, pos.key(), k, (k + offset) % 2);
-        if k > 0 && self.dead.contains(&dead_key) {
+        let dead_key = pos.key()
+            ^ (b as *const Branch as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (u64::from(k) + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+            ^ (u64::from((k + offset) % 2) + 1).wrapping_mul(0x94D0_49BB_1331_11EB);
+        if k > 0 && self.dead.get(dead_key).is_some() {
             return false;
         }
         let found_before = self.found;
         let r = self.lines_from(b, pos, k, offset, line, found);
-        if k > 0 && !r && self.found == found_before && !self.stopped.load(Ordering::Relaxed) && self.dead_cap > 0 {
-            if self.dead.len() >= self.dead_cap {
-                self.dead.clear();
-            }
-            self.dead.insert(dead_key);
+        if k > 0 && !r && self.found == found_before && !self.stopped.load(Ordering::Relaxed) {
+            self.dead.put(dead_key, 1, (b.max - k).min(255) as u8);
         }
         r
     }
@@ -394,6 +445,9 @@ impl<G: Game> Search<G> {
             let last = if b.flip { None } else { last };
             match b.kind {
                 BranchKind::Help | BranchKind::Series => {
+                    if let Some(lines) = self.ordinary_lines(b, &p) {
+                        return lines.into_iter().map(|l| (None, l)).collect();
+                    }
                     let mut out = Vec::new();
                     self.lines(b, &p, last, 0, 0, &mut Vec::new(), &mut |l| {
                         out.push((None, l.clone()));
@@ -704,16 +758,23 @@ fn end_mark(own: &str, g: Goal) -> String {
 /// order, labelled with it: an operand that is a synonym of an ordinary stipulation is solved
 /// as that one ([`super::solve`]), the others here.
 pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved {
+    // Where nested ordinary play has a solve of its own, the memos keep a quarter of the
+    // budget each and that solve the other half.
+    let (memo_bytes, opts_nested) = if has_ordinary(&s.expr, true) {
+        (opts.table_bytes() / 4, SolveOptions { hash_share: opts.hash_share.max(1) * 2, ..opts.clone() })
+    } else {
+        (opts.table_bytes() / 2, opts.clone())
+    };
     let mut search: Search<G> = Search {
         deadline: opts.timeout.map(|t| Instant::now() + t),
         cancel: opts.cancel.clone(),
         stopped: AtomicBool::new(false),
         nodes: 0,
         memo: HashMap::new(),
-        dead: HashSet::new(),
+        dead: super::tt::Table::with_bytes(memo_bytes),
         found: 0,
-        memo_cap: map_entries::<((usize, u64, Option<G::Move>), bool)>(opts.table_bytes() / 2),
-        dead_cap: map_entries::<(usize, u64, u32, u32)>(opts.table_bytes() / 2),
+        memo_cap: map_entries::<((usize, u64, Option<G::Move>), bool)>(memo_bytes),
+        opts: opts_nested,
     };
     let mut phases = Vec::new();
     let mut complete = true;
@@ -749,6 +810,26 @@ pub fn solve<G: Game>(pos: &G, s: &SStipulation, opts: &SolveOptions) -> Solved 
     }
     let stopped = search.stopped.load(Ordering::Relaxed);
     Solved { phases, complete: complete && !stopped, nodes: search.nodes }
+}
+
+/// Whether `e` has a nested branch that [`Search::ordinary_lines`] solves on its own (`root`:
+/// `e` is the stipulation itself, whose root branches are played here).
+fn has_ordinary(e: &Expr, root: bool) -> bool {
+    match e {
+        Expr::Leaf(_) => false,
+        Expr::Not(x) => has_ordinary(x, false),
+        Expr::And(x, y) | Expr::Or(x, y) => has_ordinary(x, root) || has_ordinary(y, root),
+        Expr::Branch(b) => {
+            (!root && b.max >= ORDINARY_PLIES && b.nested_ordinary().is_some())
+                || b.first
+                    .forks
+                    .iter()
+                    .chain(&b.first.constraints)
+                    .chain(&b.second.forks)
+                    .chain(&b.second.constraints)
+                    .any(|x| has_ordinary(x, false))
+        }
+    }
 }
 
 /// The operands of `&` at the root, left to right (`a & b & c`).
@@ -874,17 +955,18 @@ mod tests {
     /// budget (the growth of a real hash map measured, not assumed).
     #[test]
     fn memos_stay_within_the_budget() {
-        type Dead = (usize, u64, u32, u32);
+        // The memo's entry: the test's address, the position's key, a move, the result.
+        type Memo = ((usize, u64, Option<u32>), bool);
         for bytes in [0usize, 100, 1000, 4096, 65_536, 100_000, 1 << 20, 3 << 20] {
-            let n = map_entries::<Dead>(bytes);
-            let mut set: HashSet<Dead> = HashSet::new();
+            let n = map_entries::<Memo>(bytes);
+            let mut map: HashMap<(usize, u64, Option<u32>), bool> = HashMap::new();
             for i in 0..n {
-                set.insert((i, i as u64, 0, 0));
+                map.insert((i, i as u64, Some(0)), true);
             }
-            assert!(allocated::<Dead>(set.capacity()) <= bytes, "{bytes} bytes: {n} entries took {}", allocated::<Dead>(set.capacity()));
+            assert!(allocated::<Memo>(map.capacity()) <= bytes, "{bytes} bytes: {n} entries took {}", allocated::<Memo>(map.capacity()));
         }
-        assert_eq!(map_entries::<Dead>(0), 0);
-        assert_eq!(map_entries::<Dead>(usize::MAX), MEMO_ENTRIES);
+        assert_eq!(map_entries::<Memo>(0), 0);
+        assert_eq!(map_entries::<Memo>(usize::MAX), MEMO_ENTRIES);
         let default = SolveOptions { hash_mb: 1, hash_share: 4, ..SolveOptions::default() };
         assert_eq!(default.table_bytes(), 1 << 18);
     }
