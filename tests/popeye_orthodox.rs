@@ -225,7 +225,8 @@ fn orthodox_suite() {
     assert!(count <= UNSUPPORTED_AT_MOST, "{count} unsupported, more than {UNSUPPORTED_AT_MOST}");
 }
 
-/// The slow orthodox problems of the suite ([`SLOW`]), each with 10 minutes per twin.
+/// The slow orthodox problems of the suite ([`SLOW`]), each with 10 minutes per twin; each
+/// one's time is printed (`--nocapture`).
 #[test]
 #[ignore = "the slow problems of Popeye's suite take minutes; run with --ignored"]
 fn orthodox_suite_slow() {
@@ -234,8 +235,11 @@ fn orthodox_suite_slow() {
         let name = format!("{file} #{number}");
         assert!(cases.iter().any(|c| c.name == name), "{name} is not an orthodox problem of the suite");
     }
+    // `FEERIE_SLOW_FILTER=TEXT` runs only the slow problems whose name (`BEISPIEL/intell.inp
+    // #111`) contains TEXT.
+    let only = std::env::var("FEERIE_SLOW_FILTER").ok();
     let mut failures = Vec::new();
-    for c in cases.iter().filter(|c| c.slow) {
+    for c in cases.iter().filter(|c| c.slow && only.as_ref().is_none_or(|f| c.name.contains(f.as_str()))) {
         let start = std::time::Instant::now();
         let outcome = run(c, Duration::from_secs(600));
         eprintln!("{}: {:.1} s, {}", c.name, start.elapsed().as_secs_f64(), if outcome.is_none() { "same" } else { "FAILS" });
