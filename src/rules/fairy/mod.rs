@@ -826,39 +826,22 @@ impl FairyPosition {
     /// observations along moves they forbid): Madrasi's and Patrol's observation.
     pub(crate) fn observes(&self, from: Square, p: FPiece, target: Square) -> bool {
         let mover = p.owner.color().unwrap_or(self.side);
-        // A piece observes where it could capture: from where its captures start (Mars
-        // Circe: its rebirth square, the piece itself gone from its square).
-        let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, mover));
-        let (at, view) = match origin {
-            None => (from, *self),
-            Some(None) => return false,
-            Some(Some(o)) => {
-                let mut v = *self;
-                if let Some(q) = v.take(from) {
-                    v.put(o, q);
-                }
-                (o, v)
-            }
-        };
-        if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
-            return false;
-        }
-        // By the walk it moves with (Annan: a pawn below a knight observes as a knight,
-        // Popeye's 4_63_to_4_65.inp #70, #71).
-        let walk = self.walk_of(from, p, mover);
-        if walk == Kind::Orphan {
-            return self.orphan_reaches(from, &view, at, mover, target);
-        }
-        view.reaches(at, walk, mover, target)
+        self.observes_as(from, p, target, mover, mover)
     }
 
     /// Whether the piece `p` on `from` observes `target` when `mover` moves it (a neutral
     /// pawn goes the mover's way): Patrol's observation.
     pub(crate) fn observes_for(&self, from: Square, p: FPiece, target: Square, mover: Color) -> bool {
-        let colour = p.owner.color().unwrap_or(mover);
-        // As the piece captures: from its rebirth square under Mars Circe (Popeye's
-        // 4_63_to_4_65.inp #36: wBa4 observes h3 from f1), by the walk it moves with (Annan,
-        // #73).
+        self.observes_as(from, p, target, p.owner.color().unwrap_or(mover), mover)
+    }
+
+    /// Whether the piece `p` on `from`, of `colour`, observes `target`: as the piece captures,
+    /// from where its captures start (Mars Circe: its rebirth square, the piece itself gone
+    /// from its square; Popeye's 4_63_to_4_65.inp #36: wBa4 observes h3 from f1), by the walk
+    /// it moves with (Annan: a pawn below a knight observes as a knight, #70, #71, #73), only
+    /// the geometric conditions applied. An orphan's borrowed pawn walks go `orphan_mover`'s
+    /// way.
+    fn observes_as(&self, from: Square, p: FPiece, target: Square, colour: Color, orphan_mover: Color) -> bool {
         let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, colour));
         let (at, view) = match origin {
             None => (from, *self),
@@ -876,7 +859,7 @@ impl FairyPosition {
         }
         let walk = self.walk_of(from, p, colour);
         if walk == Kind::Orphan {
-            return self.orphan_reaches(from, &view, at, mover, target);
+            return self.orphan_reaches(from, &view, at, orphan_mover, target);
         }
         view.reaches(at, walk, colour, target)
     }
