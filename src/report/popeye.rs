@@ -213,7 +213,15 @@ pub fn reci_help_line(line: &Line, lang: Lang) -> String {
 /// A help line written from `slot`: Popeye numbers help play from the stipulation's first
 /// half-move, Black's at move 1 (slot 0: `1.B W   2.B W`), or White's after it in `h#n.5`
 /// (slot 1: `1...W   2.B W`), or after both gaps (slot 2: `1... ...   2.B W`).
-fn help_line_from(line: &Line, slot: usize, lang: Lang) -> String {
+fn help_line_from(line: &[LineMove], slot: usize, lang: Lang) -> String {
+    // Moves numbered on their own (a help move before a nested `-` help play, Popeye's
+    // `sford.inp` #36: `1.Df3-f8   1.Tg2-g7 Ld7-a4   2.…`): the play after them is numbered
+    // from 1 again, its first mover first.
+    let intro = line.iter().take_while(|m| m.intro).count();
+    if intro > 0 && intro < line.len() {
+        let (head, tail) = line.split_at(intro);
+        return format!("{} {}", help_line_from(head, slot, lang), help_line_from(tail, 0, lang));
+    }
     let mut s = String::new();
     let mut rest: &[LineMove] = line;
     let mut number = 1;

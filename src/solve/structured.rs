@@ -399,13 +399,27 @@ impl<G: Game> Search<G> {
                     let shown = self.shown_lines(f, &after, reached_at);
                     if !shown.is_empty() {
                         end |= ends_play(f);
+                        // After a help move, the play of a nested help branch that begins
+                        // with `-` is numbered on its own (Popeye's `sford.inp` #35, #36:
+                        // `1.Df3-f8   1.Tg2-g7 Ld7-a4   2.…`): the moves before it are intro
+                        // moves.
+                        let restart = !series && matches!(f, Expr::Branch(nb) if nb.flip && nb.kind == BranchKind::Help && !nb.hidden);
                         for (mark, tail) in shown {
                             let mut full = line.clone();
+                            if restart {
+                                for m in &mut full {
+                                    m.intro = true;
+                                }
+                            }
                             if let (Some(mark), Some(last_move)) = (mark, full.last_mut()) {
                                 last_move.mark = mark;
                             }
                             // After a series, the moves of the nested play are not numbered.
-                            full.extend(tail.into_iter().map(|m| if series { m.as_parry() } else { m }));
+                            // (A nested branch that begins with `-` goes on with the series
+                            // side's own moves, numbered: `sford.inp` #41, `9.c2-c4
+                            // 10.Ka6*b6 x`.)
+                            let same_side = matches!(f, Expr::Branch(nb) if nb.flip);
+                            full.extend(tail.into_iter().map(|m| if series && !same_side { m.as_parry() } else { m }));
                             self.found += 1;
                             if found(&full) {
                                 line.pop();
@@ -471,6 +485,31 @@ impl<G: Game> Search<G> {
                                 out.push((None, std::iter::once(mv).chain(tail).collect()));
                             }
                         }
+                    }
+                    return out;
+                }
+                BranchKind::DefenceAttack if b.max == 1 => {
+                    // A one-move defence branch holds when every defence reaches a fork (and
+                    // the defender has a move or none); the defences are shown, as Popeye
+                    // writes them (`sford.inp` #41, `9s [- 1d[x]a]`: `10.Ka6*b6 x`).
+                    if !self.holds(f, pos, last) {
+                        return Vec::new();
+                    }
+                    let mut out = Vec::new();
+                    for m in self.moves(&p) {
+                        let after = p.play(m);
+                        for x in &b.first.forks {
+                            for (mark, tail) in self.shown_lines(x, &after, Some((&p, m))) {
+                                let mv = LineMove::new(
+                                    p.move_text_in(m, Lang::En, crate::rules::Notation::Native),
+                                    mark.unwrap_or_else(|| after.mark().to_string()),
+                                );
+                                out.push((None, std::iter::once(mv).chain(tail).collect()));
+                            }
+                        }
+                    }
+                    if out.is_empty() {
+                        out.push((None, Vec::new()));
                     }
                     return out;
                 }
