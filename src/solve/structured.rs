@@ -448,6 +448,25 @@ impl<G: Game> Search<G> {
         false
     }
 
+    /// The moves of a one-move branch `b` from `p` after which a fork of its first letter
+    /// holds, each with that fork's shown lines after it.
+    fn one_move_lines(&mut self, b: &Branch, p: &G) -> Vec<(Option<String>, Line)> {
+        let mut out = Vec::new();
+        for m in self.moves(p) {
+            let after = p.play(m);
+            for x in &b.first.forks {
+                for (mark, tail) in self.shown_lines(x, &after, Some((p, m))) {
+                    let mv = LineMove::new(
+                        p.move_text_in(m, Lang::En, crate::rules::Notation::Native),
+                        mark.unwrap_or_else(|| after.mark().to_string()),
+                    );
+                    out.push((None, std::iter::once(mv).chain(tail).collect()));
+                }
+            }
+        }
+        out
+    }
+
     /// The lines a fork adds to a line when it holds: one empty line for a leaf, a test or a
     /// hidden branch; the lines of a nested help or series branch, or the moves of a one-move
     /// attack, when shown. Empty when the fork does not hold.
@@ -470,23 +489,10 @@ impl<G: Game> Search<G> {
                     return out;
                 }
                 BranchKind::AttackDefence if b.max == 1 => {
-                    let mut out = Vec::new();
                     if !self.all_hold(&b.second.constraints, &p, last) {
-                        return out;
+                        return Vec::new();
                     }
-                    for m in self.moves(&p) {
-                        let after = p.play(m);
-                        for x in &b.first.forks {
-                            for (mark, tail) in self.shown_lines(x, &after, Some((&p, m))) {
-                                let mv = LineMove::new(
-                                    p.move_text_in(m, Lang::En, crate::rules::Notation::Native),
-                                    mark.unwrap_or_else(|| after.mark().to_string()),
-                                );
-                                out.push((None, std::iter::once(mv).chain(tail).collect()));
-                            }
-                        }
-                    }
-                    return out;
+                    return self.one_move_lines(b, &p);
                 }
                 BranchKind::DefenceAttack if b.max == 1 => {
                     // A one-move defence branch holds when every defence reaches a fork (and
@@ -495,19 +501,7 @@ impl<G: Game> Search<G> {
                     if !self.holds(f, pos, last) {
                         return Vec::new();
                     }
-                    let mut out = Vec::new();
-                    for m in self.moves(&p) {
-                        let after = p.play(m);
-                        for x in &b.first.forks {
-                            for (mark, tail) in self.shown_lines(x, &after, Some((&p, m))) {
-                                let mv = LineMove::new(
-                                    p.move_text_in(m, Lang::En, crate::rules::Notation::Native),
-                                    mark.unwrap_or_else(|| after.mark().to_string()),
-                                );
-                                out.push((None, std::iter::once(mv).chain(tail).collect()));
-                            }
-                        }
-                    }
+                    let mut out = self.one_move_lines(b, &p);
                     if out.is_empty() {
                         out.push((None, Vec::new()));
                     }
