@@ -30,6 +30,11 @@
 //! for them after each move, as below, and the help search keeps its stalemate filters for
 //! the last two half-moves, where they are judged exactly.
 //!
+//! Where the stalemating side moves once only, last (`ser-h=n`, `h=1`), [`plan`] builds
+//! **complete stalemate pictures** instead (module `complete`): every piece of the stalemated
+//! side placed, each left without a move, so that the count per picture is the sum of all
+//! their distances; the accounting of the other pieces below is not needed there.
+//!
 //! **The other pieces** (of a stalemate picture). In the final position every piece `P` of
 //! the stalemated side `M` other than its king is either taken, or stands on a square from
 //! which it has no legal move. Take the position after a move, a picture alive in it with
@@ -91,6 +96,8 @@ use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_att
 use arrayvec::ArrayVec;
 use std::cell::OnceCell;
 use std::sync::{Arc, LazyLock};
+
+mod complete;
 
 /// A distance too large for any count ("unreachable").
 const FAR: u8 = 60;
@@ -360,6 +367,9 @@ struct Pic {
     mask: u64,
     squares: u64,
     king: u64,
+    /// The pieces of the picture that may be taken on their square (by the last move of a
+    /// complete stalemate picture, `complete.rs`); taking any other piece of `mask` ends it.
+    takeable: u64,
 }
 
 /// What a position of a help search knows of the pictures: which are alive, with each
@@ -428,6 +438,10 @@ pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_mov
     if !applies(p) || mated_moves > 30 || mating_moves > 30 {
         return None;
     }
+    if !check && mating_moves == 1 {
+        // The stalemating side moves once, last: every stalemated piece is placed.
+        return complete::plan(p, mated, mated_moves);
+    }
     let mut b = Builder::new(p, mated, mated_moves as i32, mating_moves as i32, check)?;
     b.run();
     if b.overflow {
@@ -456,6 +470,7 @@ pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_mov
             mask: aims.iter().fold(0, |m, a| m | 1u64 << a.id),
             squares: aims.iter().fold(0, |m, a| m | a.squares),
             king: aims.iter().filter(|a| a.id == b.king).fold(0, |m, a| m | a.squares),
+            takeable: 0,
         });
         targets.extend_from_slice(aims);
         alive.push((j as u32, (b.wa - need[0]) as i8, (b.bm - need[1]) as i8));
@@ -636,7 +651,7 @@ impl Plan {
         let mut alive = Vec::new();
         for &(j, sa, sm) in &self.alive {
             let pic = sh.pics[j as usize];
-            if pic.mask & victim_bit != 0 {
+            if pic.mask & !pic.takeable & victim_bit != 0 {
                 continue;
             }
             let (mut sa, mut sm) = (sa as i32, sm as i32);

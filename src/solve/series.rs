@@ -148,9 +148,10 @@ impl<G: Game> Series<'_, G> {
     /// The plan ([`Game::plan`]) of `p` (series side to move, up to `k` moves left): as
     /// [`Series::goal_unreachable`] sees the sides.
     fn plan(&self, p: &G, k: u32) -> Option<G::Plan> {
-        // Stalemate pictures (the king's flights only) made ser-h= slower (measured:
-        // Popeye-regression #107 ser-h=8 0.5 s -> 4.3 s): mate only.
-        if self.goal != Goal::Mate {
+        // Stalemate: only in `ser-h=`, where the pictures place every stalemated piece (the
+        // ordinary stalemate pictures, the king's flights only, made ser-h= slower:
+        // Popeye-regression #107 ser-h=8 0.5 s -> 4.3 s); not in `ser-=`.
+        if self.goal != Goal::Mate && !(self.goal == Goal::Stalemate && self.end == SeriesEnd::Help) {
             return None;
         }
         let (mated, mated_moves, mating_moves) = match self.end {
