@@ -21,7 +21,9 @@ use std::time::Duration;
 /// The orthodox problems (file under `tests/data/popeye-input/`, number in the file from 1)
 /// that took more than 0.7 s in release mode on 2 busy cores (session 17), or did not finish
 /// in 5 s: the intelligent-mode stalemate helpmates of `hpint.inp` and `intell.inp`, long
-/// parry series, the longest proof games and structured stipulations among them.
+/// parry series, the longest proof games and structured stipulations among them. The
+/// `ser-h=` of `hpint.inp` #49, #63 and #110 left it in session 20 (complete stalemate
+/// pictures: each now well under a second).
 const SLOW: &[(&str, usize)] = &[
     ("EXAMPLES/capzug.inp", 1),
     ("EXAMPLES/capzug.inp", 3),
@@ -40,12 +42,10 @@ const SLOW: &[(&str, usize)] = &[
     ("BEISPIEL/hpint.inp", 33),
     ("BEISPIEL/hpint.inp", 34),
     ("BEISPIEL/hpint.inp", 44),
-    ("BEISPIEL/hpint.inp", 49),
     ("BEISPIEL/hpint.inp", 50),
     ("BEISPIEL/hpint.inp", 53),
     ("BEISPIEL/hpint.inp", 54),
     ("BEISPIEL/hpint.inp", 60),
-    ("BEISPIEL/hpint.inp", 63),
     ("BEISPIEL/hpint.inp", 71),
     ("BEISPIEL/hpint.inp", 72),
     ("BEISPIEL/hpint.inp", 73),
@@ -58,7 +58,6 @@ const SLOW: &[(&str, usize)] = &[
     ("BEISPIEL/hpint.inp", 106),
     ("BEISPIEL/hpint.inp", 107),
     ("BEISPIEL/hpint.inp", 109),
-    ("BEISPIEL/hpint.inp", 110),
     ("BEISPIEL/hpint.inp", 114),
     ("BEISPIEL/hpint.inp", 115),
     ("BEISPIEL/intell.inp", 92),
@@ -243,12 +242,25 @@ fn orthodox_suite() {
     assert_eq!(found, named, "{count} unsupported: they must be exactly the named exceptions");
 }
 
-/// The slow orthodox problems of the suite ([`SLOW`]), each with 10 minutes per twin; each
-/// one's time is printed (`--nocapture`).
+/// The slow problems that take more than 10 minutes on 2 cores, with their own limit per
+/// twin (seconds) and the reason.
+const VERY_SLOW: &[(&str, usize, u64, &str)] = &[(
+    "BEISPIEL/intell.inp",
+    111,
+    2400,
+    "reci-h#8: the h#8 pictures of a king's walk cut too little (13-23 min on 2 cores; Popeye's Intelligent mode plays 47 M moves)",
+)];
+
+/// The slow orthodox problems of the suite ([`SLOW`]), each with 10 minutes per twin (those
+/// of [`VERY_SLOW`] their own limit); each one's time is printed (`--nocapture`).
 #[test]
 #[ignore = "the slow problems of Popeye's suite take minutes; run with --ignored"]
 fn orthodox_suite_slow() {
     let cases = cases();
+    for (file, number, _, why) in VERY_SLOW {
+        assert!(SLOW.contains(&(file, *number)), "{file} #{number} is not in SLOW");
+        eprintln!("very slow: {file} #{number}: {why}");
+    }
     for (file, number) in SLOW {
         let name = format!("{file} #{number}");
         assert!(cases.iter().any(|c| c.name == name), "{name} is not an orthodox problem of the suite");
@@ -259,7 +271,8 @@ fn orthodox_suite_slow() {
     let mut failures = Vec::new();
     for c in cases.iter().filter(|c| c.slow && only.as_ref().is_none_or(|f| c.name.contains(f.as_str()))) {
         let start = std::time::Instant::now();
-        let outcome = run(c, Duration::from_secs(600));
+        let limit = VERY_SLOW.iter().find(|(f, n, _, _)| c.name == format!("{f} #{n}")).map_or(600, |v| v.2);
+        let outcome = run(c, Duration::from_secs(limit));
         eprintln!("{}: {:.1} s, {}", c.name, start.elapsed().as_secs_f64(), if outcome.is_none() { "same" } else { "FAILS" });
         failures.extend(outcome);
     }
