@@ -62,14 +62,14 @@ struct Complete<'a> {
     /// Squares of `A`'s pieces now, and of its king.
     a_occ: u64,
     a_king: u64,
-    /// Squares `A` may attack at the end, may stand on at the end, and may capture on with
-    /// its one move.
+    /// Squares `A`'s pieces attack from where they stand now (on the empty board).
     a_guard: u64,
     /// Per square, where `A`'s one move may end to attack it from there.
     guard_dest: [u64; 64],
     /// The king's flights that the piece of `A` that moves may attack instead of a piece
     /// of `M` standing there (no other piece of the picture needs them filled).
     soft: u64,
+    /// Squares `A` may take a piece on with its one move.
     a_cap: u64,
     /// Squares any piece of `A` may end on with its one move.
     a_reach: u64,
@@ -81,7 +81,9 @@ struct Complete<'a> {
     dest: u64,
     /// The squares of the pieces of `A` that pin a piece of the picture.
     pins: u64,
-    // The picture being built.
+    // The picture being built: the king's square, the squares of its pieces, the squares
+    // that must hold a piece of `M`, the pieces placed, their aims and distances, whether a
+    // piece is taken by the last move; the steps so far.
     ks: usize,
     occ: u64,
     need: u64,
