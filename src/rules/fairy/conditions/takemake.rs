@@ -37,6 +37,28 @@ fn color_of(p: FPiece, mover: Color, as_victim: bool) -> Color {
     p.owner.color().unwrap_or(if as_victim { mover.opponent() } else { mover })
 }
 
+/// The kinds of a set of walks (bits by [`Kind`] index).
+fn kinds(mut set: u64) -> impl Iterator<Item = Kind> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let k = Kind::from_index(set.trailing_zeros() as usize);
+            set &= set - 1;
+            k
+        })
+    })
+}
+
+/// The walks (bits by [`Kind`] index) the orphan `orphan` would have on `at`, the piece on
+/// `from` gone: those of the enemy pieces that attack `at`, and of enemy orphans that have
+/// them, as the position's orphans have theirs.
+fn orphan_walks_at(pos: &FairyPosition, from: Square, at: Square, orphan: FPiece) -> u64 {
+    let mut view = *pos;
+    view.take(from);
+    view.take(at);
+    view.put(at, orphan);
+    view.orphan_walk_table()[at.index()]
+}
+
 impl Hooks for TakeMake {
     fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
         let first_promo = pos.promotion_kinds().next();
@@ -124,23 +146,33 @@ impl Hooks for MakeTake {
             }
             let mut makes: ArrayVec<Square, 64> = ArrayVec::new();
             let mut seen = 0u64;
-            pos.walk_moves(from, victim.kind, victim_color, occ, &mut |t, c| {
-                if c.is_none() && seen & (1u64 << t.0) == 0 {
-                    seen |= 1u64 << t.0;
-                    makes.push(t);
-                }
-            });
+            // An orphan victim lends the walks it would have on `from` (Popeye 4.91: the wK
+            // makes like the black orphan it takes).
+            let make_walks =
+                if victim.kind == Kind::Orphan { orphan_walks_at(pos, from, from, victim) } else { 1u64 << victim.kind as u64 };
+            for k in kinds(make_walks) {
+                pos.walk_moves(from, k, victim_color, occ, &mut |t, c| {
+                    if c.is_none() && seen & (1u64 << t.0) == 0 && !makes.is_full() {
+                        seen |= 1u64 << t.0;
+                        makes.push(t);
+                    }
+                });
+            }
             for s1 in makes {
                 if p.is_pawn() && first & (1u64 << s1.0) != 0 {
                     continue;
                 }
                 let occ1 = (occ & !(1u64 << from.0)) | (1u64 << s1.0);
                 let mut hits: ArrayVec<Square, 8> = ArrayVec::new();
-                pos.walk_moves(s1, own, mover, occ1 | ep.map_or(0, |e| 1u64 << e.0), &mut |t, c| {
-                    if (c == Some(v) || (c == Some(t) && Some(t) == ep)) && !hits.contains(&t) && !hits.is_full() {
-                        hits.push(t);
-                    }
-                });
+                // An orphan takes with the walks it has on the make square.
+                let take_walks = if own == Kind::Orphan { orphan_walks_at(pos, from, s1, p) } else { 1u64 << own as u64 };
+                for k in kinds(take_walks) {
+                    pos.walk_moves(s1, k, mover, occ1 | ep.map_or(0, |e| 1u64 << e.0), &mut |t, c| {
+                        if (c == Some(v) || (c == Some(t) && Some(t) == ep)) && !hits.contains(&t) && !hits.is_full() {
+                            hits.push(t);
+                        }
+                    });
+                }
                 for t in hits {
                     if done.contains(&(t, v)) || done.is_full() {
                         continue;
