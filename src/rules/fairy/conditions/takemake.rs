@@ -81,12 +81,17 @@ impl Hooks for TakeMake {
             let (first, last) = pawn_ranks(color_of(p, mover, false));
             let mut makes: ArrayVec<Square, 64> = ArrayVec::new();
             let mut seen = 0u64;
-            pos.walk_moves(m.to, victim.kind, color_of(victim, mover, true), occ, &mut |t, c| {
-                if c.is_none() && seen & (1u64 << t.0) == 0 {
-                    seen |= 1u64 << t.0;
-                    makes.push(t);
-                }
-            });
+            // An orphan victim lends the walks it would have on the capture square (Popeye:
+            // `Kf3*g4-c8` as the black orphan that a white bishop on d1 attacks).
+            let walks = if victim.kind == Kind::Orphan { orphan_walks_at(pos, m.from, m.to, victim) } else { 1u64 << victim.kind as u64 };
+            for k in kinds(walks) {
+                pos.walk_moves(m.to, k, color_of(victim, mover, true), occ, &mut |t, c| {
+                    if c.is_none() && seen & (1u64 << t.0) == 0 && !makes.is_full() {
+                        seen |= 1u64 << t.0;
+                        makes.push(t);
+                    }
+                });
+            }
             for t in makes {
                 let base = FMove { to: t, promotion: None, via: Some(m.to), ..m };
                 if p.is_pawn() && first & (1u64 << t.0) != 0 {
