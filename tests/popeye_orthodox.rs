@@ -242,25 +242,14 @@ fn orthodox_suite() {
     assert_eq!(found, named, "{count} unsupported: they must be exactly the named exceptions");
 }
 
-/// The slow problems that take more than 10 minutes on 2 cores, with their own limit per
-/// twin (seconds) and the reason.
-const VERY_SLOW: &[(&str, usize, u64, &str)] = &[(
-    "BEISPIEL/intell.inp",
-    111,
-    2400,
-    "reci-h#8: the h#8 pictures of a king's walk cut too little (13-23 min on 2 cores; Popeye's Intelligent mode plays 47 M moves)",
-)];
-
-/// The slow orthodox problems of the suite ([`SLOW`]), each with 10 minutes per twin (those
-/// of [`VERY_SLOW`] their own limit); each one's time is printed (`--nocapture`).
+/// The slow orthodox problems of the suite ([`SLOW`]), each with 10 minutes per twin; each
+/// one's time is printed (`--nocapture`). `intell.inp` #111 (`reci-h#8`) still fails it: not
+/// finished in 40 minutes on 2 threads with the test's 64 MB table (session 20; 22.6 minutes
+/// on one thread with 128 MB).
 #[test]
 #[ignore = "the slow problems of Popeye's suite take minutes; run with --ignored"]
 fn orthodox_suite_slow() {
     let cases = cases();
-    for (file, number, _, why) in VERY_SLOW {
-        assert!(SLOW.contains(&(file, *number)), "{file} #{number} is not in SLOW");
-        eprintln!("very slow: {file} #{number}: {why}");
-    }
     for (file, number) in SLOW {
         let name = format!("{file} #{number}");
         assert!(cases.iter().any(|c| c.name == name), "{name} is not an orthodox problem of the suite");
@@ -271,8 +260,7 @@ fn orthodox_suite_slow() {
     let mut failures = Vec::new();
     for c in cases.iter().filter(|c| c.slow && only.as_ref().is_none_or(|f| c.name.contains(f.as_str()))) {
         let start = std::time::Instant::now();
-        let limit = VERY_SLOW.iter().find(|(f, n, _, _)| c.name == format!("{f} #{n}")).map_or(600, |v| v.2);
-        let outcome = run(c, Duration::from_secs(limit));
+        let outcome = run(c, Duration::from_secs(600));
         eprintln!("{}: {:.1} s, {}", c.name, start.elapsed().as_secs_f64(), if outcome.is_none() { "same" } else { "FAILS" });
         failures.extend(outcome);
     }
