@@ -447,36 +447,47 @@ pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_mov
     if b.overflow {
         return None;
     }
+    let kept = minimal(&b.found, b.king);
+    let found: Vec<Vec<Aim>> =
+        kept.iter().map(|&i| b.found[i].0.iter().map(|t| Aim { id: t.id, kind: t.kind, squares: 1u64 << t.sq }).collect()).collect();
+    Some(assemble(&b, &merge(found, b.pieces.len()), |_| 0, !check))
+}
+
+/// The plan of the pictures `merged` of builder `b`, all alive at the start (those a side
+/// cannot reach in its moves left are dropped); `takeable` gives the pieces of a picture that
+/// may be taken on their squares ([`Pic::takeable`]); `stalemate`: whether the stalemated
+/// side's other pieces are accounted for after each move ([`Pictures::stalemate`]).
+fn assemble(b: &Builder, merged: &[Vec<Aim>], takeable: fn(&[Aim]) -> u64, stalemate: bool) -> Plan {
     let mut ids = [NONE; 64];
     for (i, &(_, _, sq)) in b.pieces.iter().enumerate() {
         ids[sq as usize] = i as u8;
     }
-    let kept = minimal(&b.found, b.king);
-    let found: Vec<Vec<Aim>> =
-        kept.iter().map(|&i| b.found[i].0.iter().map(|t| Aim { id: t.id, kind: t.kind, squares: 1u64 << t.sq }).collect()).collect();
-    let merged = merge(found, b.pieces.len());
     let mut targets = Vec::new();
     let mut pics = Vec::with_capacity(merged.len());
     let mut alive = Vec::with_capacity(merged.len());
-    for (j, aims) in merged.iter().enumerate() {
+    for aims in merged {
         let mut need = [0i32; 2];
         for a in aims {
             let (c, now, from) = b.pieces[a.id as usize];
             need[(c != b.mating) as usize] += distance_to(c, now, from as usize, a, &b.castles[c.index()]) as i32;
         }
+        let spare = (b.wa - need[0], b.bm - need[1]);
+        if spare.0 < 0 || spare.1 < 0 {
+            continue;
+        }
+        alive.push((pics.len() as u32, spare.0 as i8, spare.1 as i8));
         pics.push(Pic {
             start: targets.len() as u32,
             len: aims.len() as u8,
             mask: aims.iter().fold(0, |m, a| m | 1u64 << a.id),
             squares: aims.iter().fold(0, |m, a| m | a.squares),
             king: aims.iter().filter(|a| a.id == b.king).fold(0, |m, a| m | a.squares),
-            takeable: 0,
+            takeable: takeable(aims),
         });
         targets.extend_from_slice(aims);
-        alive.push((j as u32, (b.wa - need[0]) as i8, (b.bm - need[1]) as i8));
     }
-    let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating: mated.opponent(), targets, pics, stalemate: !check };
-    Some(Plan { shared: Arc::new(shared), alive, ids, left: [mating_moves as i8, mated_moves as i8] })
+    let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating: b.mating, targets, pics, stalemate };
+    Plan { shared: Arc::new(shared), alive, ids, left: [b.wa as i8, b.bm as i8] }
 }
 
 /// The pictures of `found` (each sorted) that hold no other one: a picture holding another

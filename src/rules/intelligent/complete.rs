@@ -42,14 +42,13 @@
 //! square asks for anywhere they can reach in time; the sum of distances, plus the least
 //! distance to each square still to fill, bounds each branch.
 
-use super::{Aim, Builder, FAR, K_ANY, K_KING, K_PAWN, MOST_PICTURES, PROMOTED, Pictures, Plan, WITHIN, attacks_of, distance_to, merge};
+use super::{Aim, Builder, FAR, K_ANY, K_KING, K_PAWN, MOST_PICTURES, PROMOTED, Plan, WITHIN, assemble, attacks_of, distance_to, merge};
 use crate::geometry::{Square, Squares};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::rules::chess::{king_attacks, knight_attacks, pawn_attacks};
 use arrayvec::ArrayVec;
 use std::collections::HashSet;
-use std::sync::Arc;
 
 /// Most steps of the enumeration; beyond, there is no plan (the search goes without).
 const MOST_STEPS: u64 = 30_000_000;
@@ -194,42 +193,11 @@ pub(super) fn plan(p: &Position, mated: Color, mated_moves: u32) -> Option<Plan>
     // In a fixed order, whatever the set's.
     let mut found: Vec<Vec<Aim>> = c.found.into_iter().collect();
     found.sort_unstable_by_key(|pic| pic.iter().map(|a| (a.id, a.kind, a.squares)).collect::<Vec<_>>());
-    let merged = merge(found, c.b.pieces.len());
-    let b = &c.b;
-    let mut targets = Vec::new();
-    let mut pics = Vec::with_capacity(merged.len());
-    let mut alive = Vec::with_capacity(merged.len());
-    for (j, aims) in merged.iter().enumerate() {
-        let mut need = 0i32;
-        for a in aims {
-            let (col, now, from) = b.pieces[a.id as usize];
-            need += distance_to(col, now, from as usize, a, &b.castles[col.index()]) as i32;
-        }
-        if need > b.bm {
-            continue;
-        }
-        pics.push(super::Pic {
-            start: targets.len() as u32,
-            len: aims.len() as u8,
-            mask: aims.iter().fold(0, |m, a| m | 1u64 << a.id),
-            squares: aims.iter().fold(0, |m, a| m | a.squares),
-            king: aims.iter().filter(|a| a.id == b.king).fold(0, |m, a| m | a.squares),
-            // The piece the last move takes (its aim: any kind, the squares it may be taken on).
-            takeable: aims.iter().filter(|a| a.kind == K_ANY).fold(0, |m, a| m | 1u64 << a.id),
-        });
-        targets.extend_from_slice(aims);
-        alive.push((j as u32, 1i8, (b.bm - need) as i8));
-    }
-    let mut ids = [super::NONE; 64];
-    for (i, &(_, _, sq)) in b.pieces.iter().enumerate() {
-        ids[sq as usize] = i as u8;
-    }
-    // `stalemate: false`: every piece of `M` is in each picture, none is left for the
-    // accounting of the other pieces.
-    let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating, targets, pics, stalemate: false };
-    // Renumber the alive list after pictures over budget were dropped.
-    let alive = alive.iter().enumerate().map(|(i, &(_, sa, sm))| (i as u32, sa, sm)).collect();
-    Some(Plan { shared: Arc::new(shared), alive, ids, left: [1, mated_moves as i8] })
+    // The piece the last move takes is the one aimed at with any kind (at the squares it may
+    // be taken on). `stalemate: false`: every piece of `M` is in each picture, none is left
+    // for the accounting of the other pieces.
+    let takeable: fn(&[Aim]) -> u64 = |aims| aims.iter().filter(|a| a.kind == K_ANY).fold(0, |m, a| m | 1u64 << a.id);
+    Some(assemble(&c.b, &merge(found, c.b.pieces.len()), takeable, false))
 }
 
 impl Complete<'_> {
