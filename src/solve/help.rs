@@ -100,13 +100,6 @@ pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
         ^ kind.wrapping_mul(0x94D0_49BB_1331_11EB)
 }
 
-/// Whether the side to move in `q` can reach `goal` with one move.
-fn goal_in_one<G: Game>(q: &G, goal: Goal) -> bool {
-    let mut v = Vec::new();
-    q.moves(&mut v);
-    v.iter().any(|&m| q.play(m).goal_reached(goal))
-}
-
 /// The moves with which the side to move in `q` reaches `goal` at once ([`goal_moves`]).
 pub(super) fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
     let mut v = Vec::new();
@@ -141,9 +134,32 @@ impl<G: Game> Helper<'_, G> {
             Finish::Forced => forced(q, self.goal),
             Finish::Reflex => !goal_moves_in_one(q, self.goal).is_empty(),
             Finish::Reci(own) => {
+                // Black's own goal first: where it needs a check, among the checking moves
+                // only.
                 let mut v = Vec::new();
+                if q.needs_check(own) {
+                    q.checking_moves(&mut v);
+                } else {
+                    q.moves(&mut v);
+                }
+                if !v.iter().any(|&b| q.play(b).goal_reached(own)) {
+                    return false;
+                }
                 q.moves(&mut v);
-                v.iter().any(|&b| q.play(b).goal_reached(own)) && v.iter().any(|&b| goal_in_one(&q.play(b), self.goal))
+                if self.reci_bound {
+                    q.retain_before_goal_in_one(self.goal, &mut v);
+                }
+                let checks = q.needs_check(self.goal);
+                v.iter().any(|&b| {
+                    let r = q.play(b);
+                    let mut w = Vec::new();
+                    if checks {
+                        r.checking_moves(&mut w);
+                    } else {
+                        r.moves(&mut w);
+                    }
+                    w.iter().any(|&m| r.play(m).goal_reached(self.goal))
+                })
             }
         }
     }
@@ -208,6 +224,7 @@ impl<G: Game> Helper<'_, G> {
         if self.ctx.tick() {
             return false;
         }
+        let start = super::local_nodes();
         // After a null move the side to move may not pass again: another fact for the table.
         let after_null = self.null && matches!(prefix.last(), Some(None));
         let key = p.key() ^ salt(SALT_HELP, self.goal, k, self.finish.tag() + self.salt + 16 * after_null as u64);
@@ -284,9 +301,10 @@ impl<G: Game> Helper<'_, G> {
             {
                 continue; // the child is proven to have no solution: not played
             }
-            // The mating move (k = 1) is judged by the goal itself.
+            // The mating move (k = 1) is judged by the goal itself; the last move of
+            // reciprocal help play by the plan too (two half-moves of its `h#` follow).
             let child_plan = match plan {
-                Some(pl) if k > 1 => match p.plan_after(pl, m) {
+                Some(pl) if k > 1 || matches!(self.finish, Finish::Reci(_)) => match p.plan_after(pl, m) {
                     Some(c) => Some(c),
                     None => continue, // no picture can be reached in time
                 },
@@ -323,7 +341,7 @@ impl<G: Game> Helper<'_, G> {
             prefix.pop();
         }
         if !found && !self.ctx.is_stopped() {
-            self.ctx.tt.put(key, 1, k as u8);
+            self.ctx.tt.put(key, 1, super::effort_worth(super::local_nodes() - start));
         }
         found
     }

@@ -241,6 +241,21 @@ thread_local! {
     static LOCAL_NODES: Cell<u64> = const { Cell::new(0) };
 }
 
+/// The nodes this thread has counted so far ([`Ctx::tick`]): the difference over a search
+/// is what it cost.
+#[inline]
+pub(crate) fn local_nodes() -> u64 {
+    LOCAL_NODES.with(|c| c.get())
+}
+
+/// A table entry's worth ([`tt::Table::put`]) from what proving it cost: the bit length of
+/// its node count, so that the proofs of big subtrees outlive those of small ones whatever
+/// their depth.
+#[inline]
+pub(crate) fn effort_worth(nodes: u64) -> u8 {
+    (64 - nodes.leading_zeros()) as u8
+}
+
 impl Ctx {
     /// Counts a node; true when the search must stop.
     #[inline]

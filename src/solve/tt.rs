@@ -6,9 +6,13 @@
 //! but never change its result.
 //!
 //! Slots come in buckets of four, one cache line: a key may stand in any slot of its
-//! bucket, and a new key takes the place of the entry that cost least to find (its *worth*,
-//! kept in the data word's bits 48 to 55, which callers leave alone), so that the proofs of
-//! long lines outlive those of short ones when the table is full.
+//! bucket. A new key takes the place of the entry of the first three that cost least to find
+//! (its *worth*, kept in the data word's bits 48 to 55, which callers leave alone), so that
+//! the proofs of big subtrees outlive those of small ones when the table is full; when it is
+//! worth less than all three, it goes to the fourth slot, which takes whatever comes, so
+//! that a flood of cheap entries cycles through one slot instead of pushing the costly ones
+//! out (`reci-h#8` `intell.inp` #111 on one thread with 128 MB: 402 s with this, 483 s
+//! when any new key replaced the entry worth least).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -45,7 +49,8 @@ pub struct Table {
 /// kernel hands it out zeroed, page by page as the search first touches it, so a large
 /// table costs nothing up front, and 2 MB pages spare both the page faults (one per 2 MB
 /// instead of one per 4 KB: a quarter of the time of a short problem went into faulting in
-/// a 128 MB table) and the TLB misses of random probes. Elsewhere a plain vector.
+/// a 128 MB table) and the TLB misses of random probes. Elsewhere zeroed memory from the
+/// allocator, which the system also hands out page by page, as first touched.
 struct Slots {
     #[cfg(target_os = "linux")]
     map: Option<(std::ptr::NonNull<[AtomicU64; 2]>, usize)>,
@@ -81,10 +86,23 @@ impl Slots {
         Slots { map: std::ptr::NonNull::new(ptr.cast()).map(|p| (p, n)) }
     }
 
+    /// Elsewhere: zeroed memory from the allocator, which takes large blocks from the
+    /// system as pages zeroed on first touch, so that a large budget costs nothing up front
+    /// there too.
     #[cfg(not(target_os = "linux"))]
     fn new(n: usize) -> Slots {
-        let mut vec = Vec::with_capacity(n);
-        vec.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        let Ok(layout) = std::alloc::Layout::array::<[AtomicU64; 2]>(n) else { return Slots { vec: Vec::new() } };
+        if n == 0 {
+            return Slots { vec: Vec::new() };
+        }
+        // SAFETY: `layout` has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Slots { vec: Vec::new() };
+        }
+        // SAFETY: `ptr` was allocated by the global allocator with the layout of `n` slots,
+        // which is what a vector of `n` slots deallocates with; zero is a valid `AtomicU64`.
+        let vec = unsafe { Vec::from_raw_parts(ptr.cast::<[AtomicU64; 2]>(), n, n) };
         Slots { vec }
     }
 
@@ -241,7 +259,11 @@ impl Table {
         let data = data & !WORTH | (worth as u64) << 48;
         let mask = self.mask.load(Ordering::Relaxed);
         let bucket = self.bucket(key, mask);
-        let mut victim = 0;
+        // The bucket's last slot takes whatever comes when the others all hold entries worth
+        // more: a flood of cheap entries then cycles through one slot instead of pushing the
+        // costly ones out.
+        let last = bucket.len() - 1;
+        let mut victim = last;
         let mut least = u64::MAX;
         let mut overflow = true;
         for (i, s) in bucket.iter().enumerate() {
@@ -253,10 +275,13 @@ impl Table {
                 break;
             }
             let w = (d & WORTH) >> 48;
-            if w < least {
+            if i < last && w < least {
                 least = w;
                 victim = i;
             }
+        }
+        if overflow && (worth as u64) < least {
+            victim = last;
         }
         let s = &bucket[victim];
         s[0].store(key ^ data, Ordering::Relaxed);
@@ -306,14 +331,23 @@ mod tests {
         for i in 0..4 {
             t.put(bucket(i), 1, 10 + i as u8);
         }
-        // A fifth key replaces the entry worth least (10), the others stay.
-        t.put(bucket(4), 1, 5);
+        // A fifth key worth more than the least of the first three slots (10) replaces it;
+        // the others stay.
+        t.put(bucket(4), 1, 11);
         assert_eq!(t.get(bucket(0)), None);
         assert!((1..5).all(|i| t.get(bucket(i)) == Some(1)));
+        // One worth less than all three goes to the fourth slot (13 there), and the next
+        // cheap one after it: the three costly entries stay.
+        t.put(bucket(5), 1, 2);
+        assert_eq!(t.get(bucket(3)), None);
+        assert_eq!(t.get(bucket(5)), Some(1));
+        t.put(bucket(6), 1, 3);
+        assert_eq!(t.get(bucket(5)), None);
+        assert!([1, 2, 4, 6].iter().all(|&i| t.get(bucket(i)) == Some(1)));
         // The same key replaces its own slot.
         t.put(bucket(2), 9, 1);
         assert_eq!(t.get(bucket(2)), Some(9));
-        assert!([1, 3, 4].iter().all(|&i| t.get(bucket(i)) == Some(1)));
+        assert!([1, 4, 6].iter().all(|&i| t.get(bucket(i)) == Some(1)));
     }
 
     #[test]
