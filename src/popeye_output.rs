@@ -491,6 +491,11 @@ pub enum Judgement {
 /// `--format popeye`. With `MaxSolutions`, Popeye's first solutions need not be feerie's
 /// first ones: feerie solves in full and Popeye's must be among its solutions.
 pub fn judge(p: &Problem, section: &OutputSection, lang: Lang, timeout: std::time::Duration) -> Judgement {
+    judge_with(p, section, lang, &crate::solve::SolveOptions { timeout: Some(timeout), ..crate::solve::SolveOptions::default() })
+}
+
+/// [`judge`] with the search's options given (its table budget, threads and time limit).
+pub fn judge_with(p: &Problem, section: &OutputSection, lang: Lang, opts: &crate::solve::SolveOptions) -> Judgement {
     use crate::record::VerdictKind;
     let variants = match p.variants() {
         Ok(v) => v,
@@ -498,8 +503,7 @@ pub fn judge(p: &Problem, section: &OutputSection, lang: Lang, timeout: std::tim
     };
     let mut full = p.clone();
     full.options.max_solutions = None;
-    let opts = crate::solve::SolveOptions { timeout: Some(timeout), ..crate::solve::SolveOptions::default() };
-    let records = crate::verify::check_problem(&full, &opts);
+    let records = crate::verify::check_problem(&full, opts);
     if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::TimedOut) {
         return Judgement::TimedOut(format!("twin {}: {}", r.twin, r.reason));
     }
