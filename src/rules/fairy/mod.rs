@@ -235,6 +235,9 @@ pub struct FairySetup {
 pub struct FairyPosition {
     pub(crate) board: [Option<FPiece>; 64],
     pub(crate) occ: [u64; 3],
+    /// The squares of the kings, whoever owns them (kept by [`Self::put`] and
+    /// [`Self::take`]).
+    pub(crate) kings: u64,
     pub(crate) holes: u64,
     pub(crate) side: Color,
     pub(crate) castling: u8,
@@ -326,6 +329,7 @@ impl FairyPosition {
         let mut p = FairyPosition {
             board: [None; 64],
             occ: [0; 3],
+            kings: 0,
             holes: setup.holes,
             side: setup.side.unwrap_or(Color::White),
             castling: 0,
@@ -469,12 +473,18 @@ impl FairyPosition {
     pub(crate) fn put(&mut self, s: Square, p: FPiece) {
         self.board[s.index()] = Some(p);
         self.occ[p.owner.index()] |= 1u64 << s.0;
+        if p.kind == Kind::King {
+            self.kings |= 1u64 << s.0;
+        } else {
+            self.kings &= !(1u64 << s.0);
+        }
     }
 
     #[inline]
     pub(crate) fn take(&mut self, s: Square) -> Option<FPiece> {
         let p = self.board[s.index()].take()?;
         self.occ[p.owner.index()] &= !(1u64 << s.0);
+        self.kings &= !(1u64 << s.0);
         Some(p)
     }
 
@@ -526,14 +536,9 @@ impl FairyPosition {
         self.kings_in(self.occ[Owner::of(c).index()])
     }
 
+    #[inline]
     fn kings_in(&self, set: u64) -> u64 {
-        let mut b = 0;
-        for s in Squares(set) {
-            if self.board[s.index()].is_some_and(|p| p.kind == Kind::King) {
-                b |= 1u64 << s.0;
-            }
-        }
-        b
+        self.kings & set
     }
 
     /// The pieces, for diagrams and FEN.
@@ -867,13 +872,19 @@ impl FairyPosition {
     /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with
     /// `only_victim`, only the captures of that square.
     pub(crate) fn pseudo_moves(&self, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
-        self.generate::<false>(mover, only_victim, out);
+        self.generate::<false>(mover, only_victim, u64::MAX, out);
+    }
+
+    /// [`Self::pseudo_moves`] of the pieces on `pieces` only (castling goes with the king's
+    /// square): to look for one legal move a piece at a time.
+    fn pseudo_moves_of(&self, mover: Color, pieces: u64, out: &mut FMoveList) {
+        self.generate::<false>(mover, None, pieces, out);
     }
 
     /// [`Self::pseudo_moves`]; with `FIRST_CHECK`, stops at the first piece that has a
     /// capture of `only_victim` counting as the capture of a royal piece
     /// ([`conditions::Hooks::royal_capture_counts`]) and answers `true` (the check test).
-    fn generate<const FIRST_CHECK: bool>(&self, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) -> bool {
+    fn generate<const FIRST_CHECK: bool>(&self, mover: Color, only_victim: Option<Square>, pieces: u64, out: &mut FMoveList) -> bool {
         let occ = self.occupied();
         let capturable = self.capturable(mover);
         // The orphans' walks, computed once for all of them when the first one moves.
@@ -884,7 +895,7 @@ impl FairyPosition {
         // captures where the pieces' own walks make them, a piece whose walk cannot reach the
         // square is passed over before any condition is asked.
         let target = only_victim.filter(|_| self.conditions.iter().all(|c| c.plain_captures())).map(|v| 1u64 << v.0);
-        for from in Squares(self.movable(mover)) {
+        for from in Squares(self.movable(mover) & pieces) {
             let Some(p) = self.board[from.index()] else { continue };
             if p.kind == Kind::Dummy {
                 continue;
@@ -1033,7 +1044,7 @@ impl FairyPosition {
                 return true;
             }
         }
-        if only_victim.is_none() {
+        if only_victim.is_none() && pieces & (1u64 << 4 | 1u64 << 60) != 0 {
             self.castlings(mover, out);
         }
         false
@@ -1111,14 +1122,69 @@ impl FairyPosition {
             return false;
         }
         let them = c.opponent();
+        if self.conditions.iter().all(|cd| cd.plain_checks())
+            && let Some(hit) = self.plainly_attacked(royals, them)
+        {
+            return hit;
+        }
+        self.royal_attacked_generated(royals, them)
+    }
+
+    /// [`Self::royal_attacked`] by the move generator: whether `them` has a capture of one
+    /// of `royals` that counts as check. Kept apart so that the plain test does not pay for
+    /// this one's move lists on the stack.
+    #[inline(never)]
+    fn royal_attacked_generated(&self, royals: u64, them: Color) -> bool {
         let mut caps = FMoveList::new();
         for r in Squares(royals) {
             caps.clear();
-            if self.generate::<true>(them, Some(r), &mut caps) {
+            if self.generate::<true>(them, Some(r), u64::MAX, &mut caps) {
                 return true;
             }
         }
         false
+    }
+
+    /// The check test when every condition leaves it plain ([`Condition::plain_checks`]):
+    /// whether a piece `them` may move could capture on one of `royals` by its own walk from
+    /// its own square. `None` when an orphan stands among them (its walks are borrowed: the
+    /// general test, [`Self::generate`], answers).
+    fn plainly_attacked(&self, royals: u64, them: Color) -> Option<bool> {
+        let occ = self.occupied();
+        let attackers = self.movable(them);
+        let up: i32 = if them == Color::White { 1 } else { -1 };
+        let spans: &[[u64; 64]] = &SPANS;
+        for r in Squares(royals) {
+            let t = 1u64 << r.0;
+            let (rf, rr) = fr(r);
+            for from in Squares(attackers & !t) {
+                let Some(p) = self.board[from.index()] else { continue };
+                let hit = match p.kind {
+                    Kind::Dummy => false,
+                    Kind::Orphan => return None,
+                    // A pawn (a neutral one going `them`'s way) takes forward: diagonally, or
+                    // straight on as a Berolina pawn.
+                    Kind::Pawn | Kind::BerolinaPawn => {
+                        let (f, rank) = fr(from);
+                        rr == rank + up && if p.kind == Kind::Pawn { (rf - f).abs() == 1 } else { rf == f }
+                    }
+                    // Most pieces stand off every line to the royal: the span tells at once.
+                    k if spans[k.index()][from.index() & 63] & t == 0 => false,
+                    k => match self.fast_attacks(from, k, occ) {
+                        Some(a) => a & t != 0,
+                        None => {
+                            let mut hit = false;
+                            self.walk_moves(from, k, them, occ, &mut |_, v| hit |= v == Some(r));
+                            hit
+                        }
+                    },
+                };
+                if hit {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
     }
 
     /// Plays a pseudo-legal move (steps 5): the piece moves, its victim goes, then the
@@ -1553,13 +1619,40 @@ impl Game for FairyPosition {
             return !self.legal_moves().is_empty();
         }
         // The choice step keeps a move whenever there is one: the first legal move answers.
+        // The moves are made a piece at a time, the royal pieces' first (a flight is the
+        // likeliest legal move of a side in check), so that the search stops at the first.
+        let us = self.side;
+        let mut pseudo = FMoveList::new();
+        let royals = self.royals(us);
+        let groups = std::iter::once(royals).chain(Squares(self.movable(us) & !royals).map(|s| 1u64 << s.0));
+        for group in groups.filter(|&g| g != 0) {
+            pseudo.clear();
+            self.pseudo_moves_of(us, group, &mut pseudo);
+            if pseudo.iter().any(|&m| self.is_legal_pseudo(m)) {
+                return true;
+            }
+        }
+        false
+    }
+    fn checking_moves(&self, out: &mut Vec<FMove>) {
+        out.clear();
+        if self.conditions.iter().any(|c| c.chooses()) {
+            // The choice is made among all legal moves, checking or not.
+            self.moves(out);
+            out.retain(|&m| self.gives_check(m));
+            return;
+        }
+        // Each move made once: whether it checks first (most do not), then whether it is
+        // legal.
         let us = self.side;
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
-        pseudo.iter().any(|&m| {
+        for &m in pseudo.iter() {
             let q = self.make_move_unkeyed(m);
-            !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q))
-        })
+            if q.royal_attacked(us.opponent()) && !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+                out.push(m);
+            }
+        }
     }
     fn key(&self) -> u64 {
         self.hash

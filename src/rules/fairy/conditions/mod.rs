@@ -179,17 +179,8 @@ impl Condition {
     /// there is a legal one (so that "has a move" can stop at the first legal move). A new
     /// condition says no until it is known.
     pub(crate) fn never_empties_choice(&self) -> bool {
-        matches!(
-            self,
-            Condition::Rebirth(_)
-                | Condition::Madrasi { .. }
-                | Condition::Maximummer(_)
-                | Condition::Grid
-                | Condition::Monochrome
-                | Condition::Bichrome
-                | Condition::Andernach
-                | Condition::AntiAndernach
-        )
+        // A condition without a choice step keeps every move; Maximummer keeps the longest.
+        !self.chooses() || matches!(self, Condition::Maximummer(_))
     }
 
     /// Whether this condition may have a choice step ([`Hooks::choose`]): `false` only for
@@ -230,6 +221,29 @@ impl Condition {
                 | Condition::Checkless
                 | Condition::MakeTake
                 | Condition::Annan
+                | Condition::Haaner
+        )
+    }
+
+    /// Whether this condition leaves the check test as plain chess has it: a royal piece is
+    /// attacked exactly when an enemy piece could capture it by its own walk from its own
+    /// square. It sets none of [`Hooks::walk`], [`Hooks::paralysed`], [`Hooks::may_capture`],
+    /// [`Hooks::capture_origin`] and [`Hooks::extra_moves`], and neither [`Hooks::expand`],
+    /// [`Hooks::allows`] nor [`Hooks::royal_capture_counts`] drops a capture of a king.
+    /// `false` only for those known to keep it plain (a new condition says no until it is
+    /// known); the check test then skips the move generator
+    /// ([`FairyPosition::royal_attacked`]).
+    pub(crate) fn plain_checks(&self) -> bool {
+        matches!(
+            self,
+            // Circe Take&Make and Take&Make keep a king's capture without a make; Parrain
+            // only adds promotions of the piece it will give back.
+            Condition::Rebirth(Rebirth::Circe { rex: false } | Rebirth::Parrain | Rebirth::CirceTakeMake)
+                | Condition::Maximummer(_)
+                | Condition::Andernach
+                | Condition::AntiAndernach
+                | Condition::Checkless
+                | Condition::TakeMake
                 | Condition::Haaner
         )
     }
