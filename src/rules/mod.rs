@@ -414,6 +414,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.moves(out);
         out.retain(|&m| self.gives_check(m));
     }
+    /// Whether the side to move has a legal move and `pred` holds for every one (given the
+    /// move and the position after it); it stops at the first move that fails. A game may
+    /// make its moves one at a time, so as to stop before it has made them all; the default
+    /// lists them first.
+    fn every_move(&self, pred: &mut dyn FnMut(Self::Move, &Self) -> bool) -> bool {
+        let mut v = Vec::new();
+        self.moves(&mut v);
+        !v.is_empty() && v.iter().all(|&m| pred(m, &self.play(m)))
+    }
     /// A lower-bound test for help play: `true` only when no sequence of moves in which
     /// `mated` makes `mated_moves` moves and its opponent `mating_moves` (the last one
     /// included) can end with `mated` reaching `goal` (mated, or stalemated). `false` means

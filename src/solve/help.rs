@@ -112,6 +112,10 @@ pub(super) fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
 /// move, and every move reaches it (the self-checking moves that reach `##`, `##!` or `!#`
 /// are moves here: [`goal_moves`]).
 pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
+    if !goal.allows_self_check() {
+        // The moves are the legal ones: the game may stop at the first that fails.
+        return q.every_move(&mut |d, r| r.goal_reached_by(q, d, goal));
+    }
     let mut v = Vec::new();
     goal_moves(q, goal, &mut v);
     !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached_by(q, d, goal))

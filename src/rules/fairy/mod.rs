@@ -877,7 +877,7 @@ impl FairyPosition {
 
     /// [`Self::pseudo_moves`] of the pieces on `pieces` only (castling goes with the king's
     /// square): to look for one legal move a piece at a time.
-    fn pseudo_moves_of(&self, mover: Color, pieces: u64, out: &mut FMoveList) {
+    pub(crate) fn pseudo_moves_of(&self, mover: Color, pieces: u64, out: &mut FMoveList) {
         self.generate::<false>(mover, None, pieces, out);
     }
 
@@ -1059,7 +1059,7 @@ impl FairyPosition {
             }
             return;
         }
-        let mut buf: ArrayVec<FMove, 64> = ArrayVec::new();
+        let mut buf = conditions::ExpandList::new();
         buf.push(m);
         for c in self.conditions.iter() {
             c.expand(self, p, mover, &mut buf);
@@ -1185,6 +1185,14 @@ impl FairyPosition {
             }
         }
         Some(false)
+    }
+
+    /// The pieces `c` may move, in groups to generate one at a time when one legal move is
+    /// looked for: the royal pieces first (a flight is the likeliest legal move of a side in
+    /// check), then each other piece alone.
+    pub(crate) fn piece_groups(&self, c: Color) -> impl Iterator<Item = u64> {
+        let royals = self.royals(c);
+        std::iter::once(royals).chain(Squares(self.movable(c) & !royals).map(|s| 1u64 << s.0)).filter(|&g| g != 0)
     }
 
     /// Plays a pseudo-legal move (steps 5): the piece moves, its victim goes, then the
@@ -1623,9 +1631,7 @@ impl Game for FairyPosition {
         // likeliest legal move of a side in check), so that the search stops at the first.
         let us = self.side;
         let mut pseudo = FMoveList::new();
-        let royals = self.royals(us);
-        let groups = std::iter::once(royals).chain(Squares(self.movable(us) & !royals).map(|s| 1u64 << s.0));
-        for group in groups.filter(|&g| g != 0) {
+        for group in self.piece_groups(us) {
             pseudo.clear();
             self.pseudo_moves_of(us, group, &mut pseudo);
             if pseudo.iter().any(|&m| self.is_legal_pseudo(m)) {
@@ -1633,6 +1639,30 @@ impl Game for FairyPosition {
             }
         }
         false
+    }
+    fn every_move(&self, pred: &mut dyn FnMut(FMove, &Self) -> bool) -> bool {
+        if self.conditions.iter().any(|c| c.chooses()) {
+            // The choice is made among all legal moves.
+            let list = self.legal_moves();
+            return !list.is_empty() && list.iter().all(|&m| pred(m, &self.make_move(m)));
+        }
+        // Each legal move is judged as soon as it is found legal.
+        let us = self.side;
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves(us, None, &mut pseudo);
+        let mut any = false;
+        for &m in pseudo.iter() {
+            let mut q = self.make_move_unkeyed(m);
+            if q.royal_attacked(us) || !self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+                continue;
+            }
+            q.hash = q.compute_hash();
+            if !pred(m, &q) {
+                return false;
+            }
+            any = true;
+        }
+        any
     }
     fn checking_moves(&self, out: &mut Vec<FMove>) {
         out.clear();

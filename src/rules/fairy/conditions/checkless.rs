@@ -24,22 +24,28 @@ thread_local! {
 fn has_legal_move(pos: &FairyPosition) -> bool {
     let us = pos.side;
     let mut pseudo = FMoveList::new();
-    pos.pseudo_moves(us, None, &mut pseudo);
     // The legal checking moves, weighed after every other move has been tried.
     let mut checking = FMoveList::new();
-    for &m in pseudo.iter() {
-        let q = pos.make_move_unkeyed(m);
-        if q.royal_attacked(us) {
-            continue;
+    // A piece at a time, the king's first: the first legal move that gives no check answers.
+    for group in pos.piece_groups(us) {
+        pseudo.clear();
+        pos.pseudo_moves_of(us, group, &mut pseudo);
+        for &m in pseudo.iter() {
+            let q = pos.make_move_unkeyed(m);
+            if q.royal_attacked(us) {
+                continue;
+            }
+            let others = pos.conditions.iter().filter(|c| !matches!(c, super::Condition::Checkless)).all(|c| c.legal_after(pos, &m, &q));
+            if !others {
+                continue;
+            }
+            if !q.royal_attacked(q.side) {
+                return true;
+            }
+            if !checking.is_full() {
+                checking.push(m);
+            }
         }
-        let others = pos.conditions.iter().filter(|c| !matches!(c, super::Condition::Checkless)).all(|c| c.legal_after(pos, &m, &q));
-        if !others {
-            continue;
-        }
-        if !q.royal_attacked(q.side) {
-            return true;
-        }
-        checking.push(m);
     }
     checking.iter().any(|&m| mates(&pos.make_move_unkeyed(m)))
 }

@@ -16,12 +16,11 @@
 //! second rank in the capture file, a fairy piece on its promotion rank in the capture file;
 //! a promoted piece as what it is now. The capture square of a locust is its victim's square.
 
-use super::Hooks;
+use super::{ExpandList, Hooks, expand_each};
 use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use crate::position::sq_name;
 use crate::rules::fairy::{FMove, FPiece, FairyPosition};
-use arrayvec::ArrayVec;
 
 /// A rebirth rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -182,16 +181,15 @@ fn parrain_promotes(before: &FairyPosition, m: &FMove) -> bool {
 /// becomes one move per rebirth square, and per kind when a reborn pawn is promoted; a
 /// capture without a rebirth move goes. Circe: the victim moves from its square; AntiCirce:
 /// the capturer (promoted) from where it landed.
-fn expand_by_move(anti: bool, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
-    let input: ArrayVec<FMove, 64> = moves.drain(..).collect();
-    for m in input {
+fn expand_by_move(anti: bool, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ExpandList) {
+    expand_each(moves, |m, moves| {
         let (Some(v), false) = (m.victim, m.is_castling()) else {
             if !moves.is_full() {
                 moves.push(m);
             }
-            continue;
+            return;
         };
-        let Some(victim) = pos.piece_at(v) else { continue };
+        let Some(victim) = pos.piece_at(v) else { return };
         let (reborn, at) = if anti {
             (FPiece::new(p.owner, m.promotion.unwrap_or(p.kind)), m.to)
         } else if victim.kind == Kind::King {
@@ -199,7 +197,7 @@ fn expand_by_move(anti: bool, pos: &FairyPosition, p: FPiece, mover: Color, move
             if !moves.is_full() {
                 moves.push(m);
             }
-            continue;
+            return;
         } else {
             (victim, v)
         };
@@ -225,11 +223,11 @@ fn expand_by_move(anti: bool, pos: &FairyPosition, p: FPiece, mover: Color, move
                 moves.push(base);
             }
         }
-    }
+    });
 }
 
 impl Hooks for Rebirth {
-    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ExpandList) {
         if self.by_move() {
             expand_by_move(*self == Rebirth::AntiTakeMake, pos, p, mover, moves);
             return;
@@ -237,8 +235,7 @@ impl Hooks for Rebirth {
         if *self != Rebirth::Parrain || !pos.pending.is_some_and(|(w, _)| w.is_pawn()) {
             return;
         }
-        let input: ArrayVec<FMove, 64> = moves.drain(..).collect();
-        for m in input {
+        expand_each(moves, |m, moves| {
             if parrain_promotes(pos, &m) {
                 for k in pos.promotion_kinds() {
                     if !moves.is_full() {
@@ -248,7 +245,7 @@ impl Hooks for Rebirth {
             } else if !moves.is_full() {
                 moves.push(m);
             }
-        }
+        });
     }
 
     fn legal_after(&self, before: &FairyPosition, m: &FMove, after: &FairyPosition) -> bool {

@@ -24,6 +24,21 @@ use crate::geometry::Square;
 use crate::piece::{Color, Kind};
 use arrayvec::ArrayVec;
 
+/// The moves one generated move becomes under the conditions ([`Hooks::expand`]).
+pub(crate) type ExpandList = ArrayVec<FMove, 128>;
+
+/// Replaces, in place, each move of `moves` by those `f` pushes for it (`f` is given the
+/// move and the list, and must push only while the list is not full): the list is never
+/// copied whole, as collecting the moves into a second list would.
+pub(crate) fn expand_each(moves: &mut ExpandList, mut f: impl FnMut(FMove, &mut ExpandList)) {
+    let n = moves.len();
+    for i in 0..n {
+        let m = moves[i];
+        f(m, moves);
+    }
+    moves.drain(..n);
+}
+
 /// The hooks a condition may set on the steps of a move's life. Every default leaves the
 /// step as orthodox chess has it.
 pub trait Hooks {
@@ -65,7 +80,7 @@ pub trait Hooks {
     /// Step 3: replaces the moves in `moves` (one generated move, or what earlier conditions
     /// made of it) by their completed forms (Take&Make: a capture by each of its makes, none
     /// when it has none).
-    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ExpandList) {
         let _ = (pos, p, mover, moves);
     }
     /// Step 4: whether the move `m` of piece `p` is allowed.
@@ -308,7 +323,7 @@ impl Hooks for Condition {
     fn plain_captures(&self) -> bool {
         self.hooks().plain_captures()
     }
-    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ExpandList) {
         self.hooks().expand(pos, p, mover, moves)
     }
     fn allows(&self, pos: &FairyPosition, p: FPiece, mover: Color, m: &FMove) -> bool {

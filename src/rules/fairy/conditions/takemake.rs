@@ -10,7 +10,7 @@
 //! `f6*g6 ep.`) and, when the victim is a king, castling as that king with its side's rook
 //! (`0-0*e6`): so a piece on e8 may check a black king through black's rook on h8.
 
-use super::Hooks;
+use super::{ExpandList, Hooks, expand_each};
 use crate::geometry::{Square, Squares};
 use crate::piece::{Color, Kind};
 use crate::position::{castle, castle_squares};
@@ -60,22 +60,25 @@ fn orphan_walks_at(pos: &FairyPosition, from: Square, at: Square, orphan: FPiece
 }
 
 impl Hooks for TakeMake {
-    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ArrayVec<FMove, 64>) {
+    fn expand(&self, pos: &FairyPosition, p: FPiece, mover: Color, moves: &mut ExpandList) {
         let first_promo = pos.promotion_kinds().next();
-        let input: ArrayVec<FMove, 64> = moves.drain(..).collect();
-        for m in input {
+        expand_each(moves, |m, moves| {
             let (Some(v), None) = (m.victim, m.rook) else {
-                moves.push(m);
-                continue;
+                if !moves.is_full() {
+                    moves.push(m);
+                }
+                return;
             };
-            let Some(victim) = pos.piece_at(v) else { continue };
+            let Some(victim) = pos.piece_at(v) else { return };
             if victim.kind == Kind::King {
                 // Check: the king is taken, no make needed.
-                moves.push(m);
-                continue;
+                if !moves.is_full() {
+                    moves.push(m);
+                }
+                return;
             }
             if m.promotion.is_some() && m.promotion != first_promo {
-                continue;
+                return;
             }
             let occ = (pos.occupied() & !(1u64 << m.from.0) & !(1u64 << v.0)) | (1u64 << m.to.0);
             let (first, last) = pawn_ranks(color_of(p, mover, false));
@@ -107,7 +110,7 @@ impl Hooks for TakeMake {
                     moves.push(base);
                 }
             }
-        }
+        });
     }
 }
 
