@@ -15,7 +15,7 @@ use std::mem::size_of;
 fn position_and_entry_sizes() {
     let sizes = [
         ("chess Position", size_of::<Position>(), 264),
-        ("FairyPosition", size_of::<FairyPosition>(), 280),
+        ("FairyPosition", size_of::<FairyPosition>(), 320),
         ("XiangqiPosition", size_of::<XiangqiPosition>(), 256),
         ("CheskersPosition", size_of::<CheskersPosition>(), 64),
     ];

@@ -232,6 +232,7 @@ pub struct FairySetup {
 
 /// A position of the fairy rule system.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 pub struct FairyPosition {
     pub(crate) board: [Option<FPiece>; 64],
     pub(crate) occ: [u64; 3],

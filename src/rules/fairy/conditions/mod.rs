@@ -227,7 +227,10 @@ impl Condition {
     pub(crate) fn shapes_moves(&self) -> bool {
         !matches!(
             self,
-            Condition::Madrasi { .. }
+            // Circe's and Mars Circe's rebirths happen after the move (Mars Circe's captures
+            // start from the rebirth square, which the generator asks of `capture_origin`).
+            Condition::Rebirth(Rebirth::Circe { .. } | Rebirth::Mars)
+                | Condition::Madrasi { .. }
                 | Condition::Maximummer(_)
                 | Condition::Andernach
                 | Condition::AntiAndernach
