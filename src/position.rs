@@ -226,6 +226,7 @@ pub(crate) const ORTHODOX_KINDS: usize = 6;
 
 /// A chess position. `Copy`, so that the search can copy-make.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 pub struct Position {
     pub(crate) mailbox: [Option<Piece>; 64],
     pub(crate) by_color: [u64; 2],
