@@ -488,6 +488,10 @@ impl Position {
             let bit = 1u64 << s.0;
             for from in Squares(fairy) {
                 if let Some(p) = self.mailbox[from.index()] {
+                    // A piece off every line of its walk to `s` is passed over at once.
+                    if crate::rules::fairy::capture_span(p.kind, from) & bit == 0 {
+                        continue;
+                    }
                     let (_, cap) = self.piece_reach(p.kind, from, occ);
                     if cap & bit != 0 {
                         return true;

@@ -1547,7 +1547,7 @@ static SPANS: std::sync::LazyLock<Box<[[u64; 64]]>> = std::sync::LazyLock::new(|
 /// The squares where a piece of walk `k` on `from` may capture on some board: a superset,
 /// from [`SPANS`].
 #[inline]
-fn capture_span(k: Kind, from: Square) -> u64 {
+pub(crate) fn capture_span(k: Kind, from: Square) -> u64 {
     SPANS[k.index()][from.index() & 63]
 }
 
