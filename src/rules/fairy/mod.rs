@@ -1147,27 +1147,39 @@ impl FairyPosition {
     }
 
     /// The check test when every condition leaves it plain ([`Condition::plain_checks`]):
-    /// whether a piece `them` may move could capture on one of `royals` by its own walk from
-    /// its own square. `None` when an orphan stands among them (its walks are borrowed: the
+    /// whether a piece `them` may move could capture on one of `royals` by its walk (its
+    /// own, or the one a condition lends it: [`Condition::lends_walks`]) from its own
+    /// square. `None` when an orphan stands among them (its walks are borrowed: the
     /// general test, [`Self::generate`], answers).
     fn plainly_attacked(&self, royals: u64, them: Color) -> Option<bool> {
         let occ = self.occupied();
         let attackers = self.movable(them);
         let up: i32 = if them == Color::White { 1 } else { -1 };
         let spans: &[[u64; 64]] = &SPANS;
+        // Whether a condition lends pieces other walks (Annan).
+        let walks = self.conditions.iter().any(|c| c.lends_walks());
+        // Whether a condition paralyses pieces (Madrasi).
+        let paralysis = self.conditions.iter().any(|c| c.paralyses());
         for r in Squares(royals) {
             let t = 1u64 << r.0;
             let (rf, rr) = fr(r);
             for from in Squares(attackers & !t) {
                 let Some(p) = self.board[from.index()] else { continue };
-                let hit = match p.kind {
-                    Kind::Dummy => false,
+                let walk = match p.kind {
+                    Kind::Dummy => continue,
                     Kind::Orphan => return None,
+                    // Annan: the walk of the friend behind.
+                    _ if walks => self.walk_of(from, p, them),
+                    k => k,
+                };
+                let hit = match walk {
+                    // (A piece behind an orphan has no walk: the orphan lends none.)
+                    Kind::Dummy | Kind::Orphan => false,
                     // A pawn (a neutral one going `them`'s way) takes forward: diagonally, or
                     // straight on as a Berolina pawn.
                     Kind::Pawn | Kind::BerolinaPawn => {
                         let (f, rank) = fr(from);
-                        rr == rank + up && if p.kind == Kind::Pawn { (rf - f).abs() == 1 } else { rf == f }
+                        rr == rank + up && if walk == Kind::Pawn { (rf - f).abs() == 1 } else { rf == f }
                     }
                     // Most pieces stand off every line to the royal: the span tells at once.
                     k if spans[k.index()][from.index() & 63] & t == 0 => false,
@@ -1180,7 +1192,8 @@ impl FairyPosition {
                         }
                     },
                 };
-                if hit {
+                // Madrasi: a paralysed piece gives no check.
+                if hit && !(paralysis && self.paralysed(from, p)) {
                     return Some(true);
                 }
             }

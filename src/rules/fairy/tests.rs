@@ -572,3 +572,68 @@ fn anticirce_take_make_rebirth_moves() {
     let n = texts(&p).iter().filter(|x| x.starts_with("Rc4*c7[wRc7->")).count();
     assert_eq!(n, 14);
 }
+
+/// The check test that passes the move generator by (`plainly_attacked`, for the conditions
+/// that leave check plain) answers as the generator does, on random boards: every kind of
+/// piece (orphans it leaves to the generator), neutral pieces, holes, each such condition
+/// alone and two together.
+#[test]
+fn the_plain_check_test_agrees_with_the_generator() {
+    use conditions::Rebirth;
+    let plain = [
+        Condition::Rebirth(Rebirth::Circe { rex: false }),
+        Condition::Rebirth(Rebirth::Parrain),
+        Condition::Rebirth(Rebirth::CirceTakeMake),
+        Condition::Maximummer(Color::White),
+        Condition::Andernach,
+        Condition::AntiAndernach,
+        Condition::Checkless,
+        Condition::TakeMake,
+        Condition::Haaner,
+        Condition::Annan,
+        Condition::Madrasi { rex: false },
+        Condition::Madrasi { rex: true },
+    ];
+    assert!(plain.iter().all(|c| c.plain_checks()));
+    let mut rnd = crate::rules::test_random(0x5eed_c4ec);
+    let (mut asked, mut checks) = (0, 0);
+    for case in 0..6000 {
+        let mut conds = Conditions::none();
+        conds.push(plain[case % plain.len()]).unwrap();
+        if rnd(2) == 0 {
+            // A second one, where the two combine.
+            let _ = conds.push(plain[rnd(plain.len() as u64) as usize]);
+        }
+        // (Where the two do not combine, the position is refused: the case is passed.)
+        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(Color::White), conditions: conds, ..FairySetup::default() })
+        else {
+            continue;
+        };
+        for _ in 0..2 + rnd(14) {
+            let s = Square(rnd(64) as u8);
+            let owners = if rnd(4) == 0 { 3 } else { 2 };
+            let owner = [W, B, Owner::Neutral][rnd(owners) as usize];
+            // Kings half the time, so that most boards have royal pieces.
+            let kind = if rnd(4) == 0 { Kind::King } else { Kind::ALL[rnd(Kind::ALL.len() as u64) as usize] };
+            p.take(s);
+            p.put(s, FPiece::new(owner, kind));
+        }
+        if rnd(5) == 0 {
+            p.holes = (0..3).fold(0u64, |h, _| h | 1u64 << rnd(64)) & !p.occupied();
+        }
+        for c in [Color::White, Color::Black] {
+            let royals = p.royals(c);
+            if royals == 0 {
+                continue;
+            }
+            if let Some(fast) = p.plainly_attacked(royals, c.opponent()) {
+                let slow = p.royal_attacked_generated(royals, c.opponent());
+                assert_eq!(fast, slow, "{c:?}'s royals under {:?}: {}", conds, p.to_fen());
+                asked += 1;
+                checks += fast as u32;
+            }
+        }
+    }
+    // Most boards were asked, and both answers came often.
+    assert!(asked > 5000 && checks > 1000 && asked - checks > 1000, "{asked} asked, {checks} in check");
+}

@@ -244,8 +244,10 @@ impl Condition {
     }
 
     /// Whether this condition leaves the check test as plain chess has it: a royal piece is
-    /// attacked exactly when an enemy piece could capture it by its own walk from its own
-    /// square. It sets none of [`Hooks::walk`], [`Hooks::paralysed`], [`Hooks::may_capture`],
+    /// attacked exactly when an enemy piece could capture it by its walk from its own
+    /// square and is not paralysed. It sets no [`Hooks::walk`] or [`Hooks::paralysed`] (or it
+    /// says so: [`Condition::lends_walks`], [`Condition::paralyses`]), and none of
+    /// [`Hooks::may_capture`],
     /// [`Hooks::capture_origin`] and [`Hooks::extra_moves`], and neither [`Hooks::expand`],
     /// [`Hooks::allows`] nor [`Hooks::royal_capture_counts`] drops a capture of a king.
     /// `false` only for those known to keep it plain (a new condition says no until it is
@@ -263,7 +265,20 @@ impl Condition {
                 | Condition::Checkless
                 | Condition::TakeMake
                 | Condition::Haaner
+                | Condition::Annan
+                | Condition::Madrasi { .. }
         )
+    }
+
+    /// Whether this condition sets [`Hooks::paralysed`] (Madrasi).
+    pub(crate) fn paralyses(&self) -> bool {
+        matches!(self, Condition::Madrasi { .. })
+    }
+
+    /// Whether this condition sets [`Hooks::walk`]: a piece moves, captures and checks by
+    /// another walk than its own (Annan).
+    pub(crate) fn lends_walks(&self) -> bool {
+        matches!(self, Condition::Annan)
     }
 
     /// Whether the condition's note tells what became of the moving piece on its arrival
