@@ -189,6 +189,12 @@ impl<L: MovePush> MoveSink for CheckSink<'_, L> {
     }
 }
 
+include!("magics.rs");
+
+// The attack table of both sliders (the rook's squares, then the bishop's), filled by
+// `build.rs` with `fill_magics`: `MAGIC_ATTACKS`.
+include!(concat!(env!("OUT_DIR"), "/magic_attacks.rs"));
+
 struct Magic {
     mask: u64,
     magic: u64,
@@ -203,31 +209,9 @@ struct Tables {
     leap: [[u64; 64]; Kind::COUNT],
     rook: Vec<Magic>,
     bishop: Vec<Magic>,
-    attacks: Vec<u64>,
     between: Vec<[u64; 64]>,
     line: Vec<[u64; 64]>,
 }
-
-fn slide(s: u8, occ: u64, dirs: &[(i32, i32)]) -> u64 {
-    let mut b = 0;
-    let (f, r) = ((s % 8) as i32, (s / 8) as i32);
-    for &(dx, dy) in dirs {
-        let (mut x, mut y) = (f + dx, r + dy);
-        while (0..8).contains(&x) && (0..8).contains(&y) {
-            let t = (y * 8 + x) as u8;
-            b |= 1u64 << t;
-            if occ & (1u64 << t) != 0 {
-                break;
-            }
-            x += dx;
-            y += dy;
-        }
-    }
-    b
-}
-
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 fn leap_table(a: i32, b: i32) -> [u64; 64] {
     let mut t = [0u64; 64];
@@ -247,87 +231,16 @@ fn leap_table(a: i32, b: i32) -> [u64; 64] {
     t
 }
 
-/// Magic multipliers of the rook attack tables, one per square (found once by a random search
-/// for sparse multipliers, then fixed here so that start-up costs nothing).
-#[rustfmt::skip]
-const ROOK_MAGICS: [u64; 64] = [
-    0x0080008040002018, 0x0040100040002001, 0x09000D0010200040, 0x8080080010008004,
-    0xA280080002340080, 0x2500050024000208, 0x0280010000800200, 0x1100144380220100,
-    0xA92080048C204002, 0x0802804003200080, 0x0108802000100089, 0x8060800800801002,
-    0xA002000822000410, 0x950A001002000824, 0x1202000408010200, 0x02950008408A0100,
-    0x40A0A18000814000, 0x0080848020004011, 0x0800828010002000, 0x0500420010200A00,
-    0x0008818004000802, 0x0000808004000200, 0x0000040001020810, 0x0081120000442081,
-    0x0522400180002090, 0x2800200040401000, 0x402004A180100481, 0x0880420200200810,
-    0x000A040080800800, 0x080A000404001020, 0x0000010400820810, 0x4000D08200004C09,
-    0x0100804000800020, 0xCC01028026004200, 0x0081002001004010, 0x0000800800801000,
-    0x0009800401802800, 0x0002000902000410, 0x0000180144001022, 0x00008100C6002884,
-    0x1200800040008024, 0x2000200050044000, 0x0090882200420010, 0x6A1810200A020040,
-    0x0480040008008080, 0x0206001108160014, 0xC010040200010100, 0x000001018046000C,
-    0x00B0400880042080, 0x0040002010080220, 0x0020004228110100, 0x0150000804004140,
-    0x0028008004000980, 0x0801000804000300, 0x2C80210208900400, 0x0000040130408200,
-    0x4001409100258001, 0x0005004002883021, 0x019041E003001019, 0x8000200900041001,
-    0x4021001002040801, 0x0011000400080201, 0x1600010210408804, 0x2010810084003042,
-];
-
-/// Magic multipliers of the bishop attack tables.
-#[rustfmt::skip]
-const BISHOP_MAGICS: [u64; 64] = [
-    0x0032482800818200, 0x0819022820450000, 0x4242108204880008, 0x8044404080410224,
-    0x1407104000080100, 0x1B01100210004000, 0x0B0C0888841010C1, 0x08A0108201104020,
-    0x00003888654C0410, 0x0010220202520A00, 0x4003048400820001, 0x1007022082000002,
-    0x3C22040420040A18, 0x3440508820080030, 0x1204208090082100, 0x0000930501012000,
-    0x0010842002D00100, 0x0202000404484208, 0x0008000100410602, 0x0088000404200800,
-    0xA004100202020232, 0x0004200100A01002, 0x0201000208020200, 0x2022010022020200,
-    0x80100410100410B0, 0x3010704848011100, 0x2000380010048320, 0x8068080000202120,
-    0x0001010080104000, 0x4808004120806000, 0x5000821000823008, 0x0004010000504224,
-    0x0088044010040808, 0x0812022000032814, 0xA000280800110202, 0x2882200802010105,
-    0x0508082400024100, 0x8001010200030800, 0x4001260E00019820, 0x0C02040308507180,
-    0x0880884441009000, 0x20A84202A0011000, 0x00010410820C1000, 0x4000002018000108,
-    0x0080091124004A00, 0x0409010302010700, 0x0088128802040040, 0x1801010408801100,
-    0x0184010190110800, 0x0000404208210000, 0x0000120908880000, 0x9006180020884020,
-    0x900000400488410A, 0x0410218401020100, 0x0004D00428008100, 0x0002021404008400,
-    0x0911410150222026, 0x0300202088041040, 0x0100A06124122800, 0x001C042000420200,
-    0x0004018208030400, 0x0044040405080200, 0x040820200402B680, 0x0204200411020410,
-];
-
-/// Fills the attack tables of a slider on `dirs` with the given magics, appending them to
-/// `attacks`.
-///
-/// # Panics
-/// When a magic maps two occupancies with different attack sets to one slot (the constants
-/// above are checked by every perft test, and by `magic_attacks_match_slides`).
-fn build_magics(dirs: &[(i32, i32)], magics: &[u64; 64], attacks: &mut Vec<u64>) -> Vec<Magic> {
+/// The masks, multipliers, shifts and offsets of a slider's magics, in the layout of
+/// [`fill_magics`] starting at `offset` (the table itself, [`MAGIC_ATTACKS`], was filled by
+/// `build.rs`).
+fn magic_entries(dirs: &[(i32, i32)], magics: &[u64; 64], offset: &mut usize) -> Vec<Magic> {
     let mut out = Vec::with_capacity(64);
     for (s, &magic) in (0..64u8).zip(magics) {
-        let (f, r) = ((s % 8) as i32, (s / 8) as i32);
-        // Relevant occupancy: the rays without their last square.
-        let mut mask = 0u64;
-        for &(dx, dy) in dirs {
-            let (mut x, mut y) = (f + dx, r + dy);
-            while (0..8).contains(&(x + dx)) && (0..8).contains(&(y + dy)) {
-                mask |= 1u64 << (y * 8 + x);
-                x += dx;
-                y += dy;
-            }
-        }
+        let mask = relevant_mask(s, dirs);
         let bits = mask.count_ones();
-        let shift = 64 - bits;
-        let offset = attacks.len();
-        attacks.resize(offset + (1usize << bits), 0);
-        // Walk every subset of the mask (Carry-Rippler). An attack set is never empty, so
-        // 0 marks a free slot.
-        let mut sub = 0u64;
-        loop {
-            let a = slide(s, sub, dirs);
-            let slot = &mut attacks[offset + (sub.wrapping_mul(magic) >> shift) as usize];
-            assert!(*slot == 0 || *slot == a, "magic {magic:#x} of square {s} collides");
-            *slot = a;
-            sub = sub.wrapping_sub(mask) & mask;
-            if sub == 0 {
-                break;
-            }
-        }
-        out.push(Magic { mask, magic, shift, offset });
+        out.push(Magic { mask, magic, shift: 64 - bits, offset: *offset });
+        *offset += 1usize << bits;
     }
     out
 }
@@ -345,9 +258,9 @@ const CASTLE_MASK: [u8; 64] = {
 };
 
 static TABLES: LazyLock<Box<Tables>> = LazyLock::new(|| {
-    let mut attacks = Vec::new();
-    let rook = build_magics(&ROOK_DIRS, &ROOK_MAGICS, &mut attacks);
-    let bishop = build_magics(&BISHOP_DIRS, &BISHOP_MAGICS, &mut attacks);
+    let mut offset = 0;
+    let rook = magic_entries(&ROOK_DIRS, &ROOK_MAGICS, &mut offset);
+    let bishop = magic_entries(&BISHOP_DIRS, &BISHOP_MAGICS, &mut offset);
     let mut pawn = [[0u64; 64]; 2];
     for s in 0..64usize {
         let (f, r) = ((s % 8) as i32, (s / 8) as i32);
@@ -393,7 +306,6 @@ static TABLES: LazyLock<Box<Tables>> = LazyLock::new(|| {
         leap,
         rook,
         bishop,
-        attacks,
         between,
         line,
     })
@@ -409,7 +321,7 @@ fn tables() -> &'static Tables {
 pub fn rook_attacks(s: Square, occ: u64) -> u64 {
     let t = tables();
     let m = &t.rook[s.index()];
-    t.attacks[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+    MAGIC_ATTACKS[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
 }
 
 /// Bishop attacks from `s` given the occupied squares.
@@ -417,7 +329,7 @@ pub fn rook_attacks(s: Square, occ: u64) -> u64 {
 pub fn bishop_attacks(s: Square, occ: u64) -> u64 {
     let t = tables();
     let m = &t.bishop[s.index()];
-    t.attacks[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
+    MAGIC_ATTACKS[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
 }
 
 /// Squares a pawn of colour `c` on `s` attacks.
@@ -1246,6 +1158,15 @@ mod tests {
 
     fn perft(fen: &str, d: u32) -> u64 {
         Position::from_fen(fen).unwrap().perft(d)
+    }
+
+    #[test]
+    fn the_built_attack_table_is_the_filled_one() {
+        // `build.rs` filled it; filling it again here must give the same table.
+        let mut attacks = Vec::new();
+        fill_magics(&ROOK_DIRS, &ROOK_MAGICS, &mut attacks);
+        fill_magics(&BISHOP_DIRS, &BISHOP_MAGICS, &mut attacks);
+        assert_eq!(attacks.as_slice(), &MAGIC_ATTACKS[..]);
     }
 
     #[test]
