@@ -849,15 +849,19 @@ impl FairyPosition {
     /// way.
     fn observes_as(&self, from: Square, p: FPiece, target: Square, colour: Color, orphan_mover: Color) -> bool {
         let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, colour));
+        // The board as the piece sees it: this one (not copied), or with the piece moved to
+        // where it captures from.
+        let moved;
         let (at, view) = match origin {
-            None => (from, *self),
+            None => (from, self),
             Some(None) => return false,
             Some(Some(o)) => {
                 let mut v = *self;
                 if let Some(q) = v.take(from) {
                     v.put(o, q);
                 }
-                (o, v)
+                moved = v;
+                (o, &moved)
             }
         };
         if !self.conditions.iter().all(|c| c.observation_allows(at, target)) {
@@ -865,9 +869,10 @@ impl FairyPosition {
         }
         let walk = self.walk_of(from, p, colour);
         if walk == Kind::Orphan {
-            return self.orphan_reaches(from, &view, at, orphan_mover, target);
+            return self.orphan_reaches(from, view, at, orphan_mover, target);
         }
-        view.reaches(at, walk, colour, target)
+        // A walk whose lines from `at` miss the target cannot observe it.
+        capture_span(walk, at) & (1u64 << target.0) != 0 && view.reaches(at, walk, colour, target)
     }
 
     /// The pseudo-legal moves of `mover` (steps 1–4), appended to `out`; with
