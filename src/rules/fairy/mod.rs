@@ -1136,6 +1136,20 @@ impl FairyPosition {
         self.royal_attacked_generated(royals, them)
     }
 
+    /// Whether the conditions allow ([`Hooks::allows`]) the capture of the piece on `r` by
+    /// the piece `p` on `from`, moved by `them`, landing on `to`: in one of its forms, a
+    /// pawn's capture on its last rank being one per promotion.
+    fn capture_allowed(&self, from: Square, p: FPiece, r: Square, to: Square, them: Color) -> bool {
+        let m = FMove { from, to, victim: Some(r), promotion: None, rook: None, via: None, reborn: None };
+        let last = if them == Color::White { RANK_8 } else { RANK_1 };
+        let allowed = |m: &FMove| self.conditions.iter().all(|c| c.allows(self, p, them, m));
+        if p.is_pawn() && last & (1u64 << to.0) != 0 {
+            self.promotion_kinds().any(|k| allowed(&FMove { promotion: Some(k), ..m }))
+        } else {
+            allowed(&m)
+        }
+    }
+
     /// [`Self::royal_attacked`] by the move generator: whether `them` has a capture of one
     /// of `royals` that counts as check. Kept apart so that the plain test does not pay for
     /// this one's move lists on the stack.
@@ -1165,6 +1179,8 @@ impl FairyPosition {
         let walks = self.conditions.iter().any(|c| c.lends_walks());
         // Whether a condition paralyses pieces (Madrasi).
         let paralysis = self.conditions.iter().any(|c| c.paralyses());
+        // Whether a condition forbids some captures (AntiCirce, Grid, KoeKo…).
+        let filters = self.conditions.iter().any(|c| c.filters_moves());
         for r in Squares(royals) {
             let t = 1u64 << r.0;
             let (rf, rr) = fr(r);
@@ -1177,28 +1193,39 @@ impl FairyPosition {
                     _ if walks => self.walk_of(from, p, them),
                     k => k,
                 };
-                let hit = match walk {
+                // The squares the piece lands on when it takes the royal (most take it where
+                // it stands; some land beyond it: the Sirene's, the locust's captures).
+                let lands = match walk {
                     // (A piece behind an orphan has no walk: the orphan lends none.)
-                    Kind::Dummy | Kind::Orphan => false,
+                    Kind::Dummy | Kind::Orphan => 0,
                     // A pawn (a neutral one going `them`'s way) takes forward: diagonally, or
                     // straight on as a Berolina pawn.
                     Kind::Pawn | Kind::BerolinaPawn => {
                         let (f, rank) = fr(from);
-                        rr == rank + up && if walk == Kind::Pawn { (rf - f).abs() == 1 } else { rf == f }
+                        let hit = rr == rank + up && if walk == Kind::Pawn { (rf - f).abs() == 1 } else { rf == f };
+                        if hit { t } else { 0 }
                     }
                     // Most pieces stand off every line to the royal: the span tells at once.
-                    k if spans[k.index()][from.index() & 63] & t == 0 => false,
+                    k if spans[k.index()][from.index() & 63] & t == 0 => 0,
                     k => match self.fast_attacks(from, k, occ) {
-                        Some(a) => a & t != 0,
+                        Some(a) => a & t,
                         None => {
-                            let mut hit = false;
-                            self.walk_moves(from, k, them, occ, &mut |_, v| hit |= v == Some(r));
-                            hit
+                            let mut lands = 0u64;
+                            self.walk_moves(from, k, them, occ, &mut |to, v| {
+                                if v == Some(r) {
+                                    lands |= 1u64 << to.0;
+                                }
+                            });
+                            lands
                         }
                     },
                 };
-                // Madrasi: a paralysed piece gives no check.
-                if hit && !(paralysis && self.paralysed(from, p)) {
+                // Madrasi: a paralysed piece gives no check; AntiCirce, Grid, KoeKo…: the
+                // capture must be one they allow.
+                if lands != 0
+                    && !(paralysis && self.paralysed(from, p))
+                    && (!filters || Squares(lands).any(|to| self.capture_allowed(from, p, r, to, them)))
+                {
                     return Some(true);
                 }
             }

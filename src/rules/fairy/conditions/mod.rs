@@ -245,9 +245,10 @@ impl Condition {
 
     /// Whether this condition leaves the check test as plain chess has it: a royal piece is
     /// attacked exactly when an enemy piece could capture it by its walk from its own
-    /// square and is not paralysed. It sets no [`Hooks::walk`] or [`Hooks::paralysed`] (or it
-    /// says so: [`Condition::lends_walks`], [`Condition::paralyses`]), and none of
-    /// [`Hooks::may_capture`],
+    /// square, is not paralysed, and the conditions allow the capture. It sets no
+    /// [`Hooks::walk`], [`Hooks::paralysed`] or [`Hooks::allows`] (or it says so:
+    /// [`Condition::lends_walks`], [`Condition::paralyses`], [`Condition::filters_moves`]),
+    /// and none of [`Hooks::may_capture`],
     /// [`Hooks::capture_origin`] and [`Hooks::extra_moves`], and neither [`Hooks::expand`],
     /// [`Hooks::allows`] nor [`Hooks::royal_capture_counts`] drops a capture of a king.
     /// `false` only for those known to keep it plain (a new condition says no until it is
@@ -267,6 +268,20 @@ impl Condition {
                 | Condition::Haaner
                 | Condition::Annan
                 | Condition::Madrasi { .. }
+                | Condition::Rebirth(Rebirth::Anti { .. })
+                | Condition::Grid
+                | Condition::Monochrome
+                | Condition::Bichrome
+                | Condition::KoeKo
+        )
+    }
+
+    /// Whether this condition forbids some moves by [`Hooks::allows`] (and changes no move
+    /// by [`Hooks::expand`]): the plain check test asks it of each capture of a royal piece.
+    pub(crate) fn filters_moves(&self) -> bool {
+        matches!(
+            self,
+            Condition::Rebirth(Rebirth::Anti { .. }) | Condition::Grid | Condition::Monochrome | Condition::Bichrome | Condition::KoeKo
         )
     }
 
