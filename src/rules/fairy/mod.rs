@@ -28,7 +28,12 @@
 //! 6. **legality**: a move is legal when, afterwards, no royal piece of the mover can be
 //!    captured by a move of the opponent generated through steps 1–4 (so each condition's
 //!    idea of check follows from its idea of capture), and when the position after it is
-//!    allowed ([`conditions::Hooks::legal_after`]: Isardam);
+//!    allowed ([`conditions::Hooks::legal_after`]: Isardam). When every condition in force
+//!    says its idea of check is plain ([`conditions::Condition::plain_checks`]: a royal piece
+//!    is attacked when an enemy piece's walk, its own or a lent one, reaches it, the piece
+//!    not paralysed and the capture allowed by step 4), the test asks exactly that of the
+//!    pieces without generating their moves; the others, and orphans, go through the
+//!    generator;
 //! 7. **choice**: which of the legal moves a side may choose ([`conditions::Hooks::choose`]:
 //!    Maximummer, Checkless chess).
 //!
@@ -41,6 +46,11 @@
 //! [`conditions::Hooks`] (only the steps it changes), add its variant to
 //! [`conditions::Condition`] with the one-line dispatch, and its Popeye names to the option
 //! reader. Nothing else changes: the generator, the check test and the solver are generic.
+//! A new condition goes through the generator's check test until it is listed among those
+//! whose checks are plain ([`conditions::Condition::plain_checks`], with
+//! `lends_walks`/`paralyses`/`filters_moves` where it sets those hooks), which the test
+//! `the_plain_check_test_agrees_with_the_generator` then compares with the generator on
+//! random boards.
 
 pub mod conditions;
 mod notation;
