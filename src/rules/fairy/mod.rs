@@ -1435,8 +1435,14 @@ impl FairyPosition {
     /// Whether the pseudo-legal move `m` of the side to move is legal (step 6).
     #[inline]
     fn is_legal_pseudo(&self, m: FMove) -> bool {
-        let q = self.make_move_unkeyed(m);
-        !q.royal_attacked(self.side) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q))
+        self.legal_as_made(m, &self.make_move_unkeyed(m))
+    }
+
+    /// Step 6 for the pseudo-legal move `m` of the side to move, made: `q` is the position
+    /// after it. No royal piece of the mover is attacked, and every condition allows `q`.
+    #[inline]
+    fn legal_as_made(&self, m: FMove, q: &FairyPosition) -> bool {
+        !q.royal_attacked(self.side) && self.conditions.iter().all(|c| c.legal_after(self, &m, q))
     }
 
     /// The legal moves before the choice step (steps 1–6).
@@ -1709,7 +1715,7 @@ impl Game for FairyPosition {
         let mut any = false;
         for &m in pseudo.iter() {
             let mut q = self.make_move_unkeyed(m);
-            if q.royal_attacked(us) || !self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+            if !self.legal_as_made(m, &q) {
                 continue;
             }
             q.hash = q.compute_hash();
@@ -1735,7 +1741,7 @@ impl Game for FairyPosition {
         self.pseudo_moves(us, None, &mut pseudo);
         for &m in pseudo.iter() {
             let q = self.make_move_unkeyed(m);
-            if q.royal_attacked(us.opponent()) && !q.royal_attacked(us) && self.conditions.iter().all(|c| c.legal_after(self, &m, &q)) {
+            if q.royal_attacked(us.opponent()) && self.legal_as_made(m, &q) {
                 out.push(m);
             }
         }
