@@ -26,7 +26,8 @@ pub enum VerdictKind {
     /// The input is broken.
     #[serde(rename = "invalid")]
     Invalid,
-    /// The time limit ran out (or the run was interrupted).
+    /// The search stopped before its end: the time limit ran out, the run was interrupted,
+    /// or `MaxSolutions` ended it before the verdict was known.
     #[serde(rename = "timed out")]
     TimedOut,
 }

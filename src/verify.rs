@@ -322,9 +322,35 @@ fn judge_variant(p: &Problem, v: &Variant, opts: &SolveOptions, o: Outcome, coun
     let usable = !opts.post_key && stated.is_some_and(|t| !t.illegal) && p.stated.as_ref().is_some_and(|s| s.problems.is_empty());
     let intended = if count > 1 { None } else { p.intended_solutions };
     let stated_usable = if usable { stated_list.as_deref() } else { None };
-    let mut verdict = judge_sets(&found, stated_usable, intended, usable && stated.is_some_and(|t| t.no_solution));
+    let stated_none = usable && stated.is_some_and(|t| t.no_solution);
+    let mut verdict = judge_sets(&found, stated_usable, intended, stated_none);
     let short_found: Vec<String> = short_solutions.iter().map(|s| s.join(" ")).collect();
     count_short_cooks(&mut verdict, &found, &short_found, stated_usable, intended);
+    if solved.phases.iter().any(|ph| ph.limited) {
+        // `MaxSolutions` ended the search: the cooks found are cooks, but soundness, a
+        // missing stated solution or the count cannot be judged.
+        let max = opts.max_solutions.unwrap_or_default();
+        if verdict.kind == VerdictKind::Cooked {
+            verdict.reason = format!("{}; MaxSolutions {max} ended the search, more may exist", verdict.reason);
+        } else if stated_none {
+            // A solution found refutes a stated "no solution", whatever else exists.
+        } else if !verdict.extra.is_empty() && !verdict.missing.is_empty() {
+            // Solutions not stated were found before the stated ones: cooks all the same.
+            verdict.kind = VerdictKind::Cooked;
+            verdict.reason = format!(
+                "cooks: {}; MaxSolutions {max} ended the search after {}, before {} was found",
+                verdict.extra.join("; "),
+                plural(found.len(), "solution"),
+                verdict.missing.join("; ")
+            );
+        } else {
+            verdict.kind = VerdictKind::TimedOut;
+            verdict.reason = format!(
+                "MaxSolutions {max} ended the search after {}: the verdict needs the whole search (without MaxSolutions)",
+                plural(found.len(), "solution")
+            );
+        }
+    }
     if !solved.complete {
         verdict.kind = VerdictKind::TimedOut;
         verdict.reason = format!("stopped before the search ended; {} found so far", found.len());

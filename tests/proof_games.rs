@@ -97,3 +97,42 @@ fn yaml_proof_games_and_their_verdicts() {
     lines.sort();
     assert_eq!(lines, vec!["d7-d5 e5*d6", "d7-d6 e5*d6"]);
 }
+
+/// `MaxSolutions 5 StopOnShortSolutions` (Popeye's regression `4_55_to_4_57.inp` #24, `dia7`
+/// from a diagram one knight move from the game array): the shortest lengths are searched first,
+/// each alone, so the search stops at the first five six-movers; they are the first five short
+/// lines of the full search, and the verdict (cooked: short solutions) says the search stopped.
+#[test]
+fn max_solutions_and_stop_on_short_end_a_proof_game_early() {
+    use feerie::problem::GamePosition;
+    use feerie::solve::Line;
+    use feerie::solve::proof::{game_array, solve_proof};
+    let loaded = load_path(&data().join("4_55_to_4_57.inp")).expect("loads");
+    let p = loaded
+        .iter()
+        .find_map(|d| match d {
+            Loaded::Ready(p) if p.options.max_solutions == Some(5) && p.options.stop_on_short => Some(p),
+            _ => None,
+        })
+        .expect("the regression problem");
+    let r = feerie::verify::check_problem(p, &SolveOptions::default());
+    assert_eq!(r[0].solutions.len(), 5);
+    assert_eq!(r[0].short_solutions.len(), 5);
+    assert!(r[0].solutions.iter().all(|s| s.len() == 12), "{:?}", r[0].solutions);
+    assert_eq!(r[0].verdict, VerdictKind::Cooked, "{}", r[0].reason);
+    assert!(r[0].reason.contains("MaxSolutions 5"), "{}", r[0].reason);
+    assert!(r[0].tree[0].limited);
+    // The full search, one length after the other or all at once, finds the same lines first.
+    let v = &p.variants().expect("variants")[0];
+    let text = |ls: &[Line]| ls.iter().map(|l| l.iter().map(|m| m.mv.clone()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>();
+    let base = SolveOptions { threads: 1, hash_mb: 64, ..SolveOptions::default() };
+    let GamePosition::Chess(target) = &v.position else { panic!("a chess problem") };
+    let start = game_array();
+    let stopped = solve_proof(&start, target, &v.stipulation, &SolveOptions { stop_on_short: true, ..base.clone() });
+    let all = solve_proof(&start, target, &v.stipulation, &base);
+    let shortest: Vec<String> = text(&all.phases[0].lines).into_iter().filter(|l| l.split(' ').count() == 12).collect();
+    assert_eq!(text(&stopped.phases[0].lines), shortest);
+    assert!(shortest.len() > 5);
+    let limited = solve_proof(&start, target, &v.stipulation, &SolveOptions { stop_on_short: true, max_solutions: Some(5), ..base });
+    assert_eq!(text(&limited.phases[0].lines), shortest[..5]);
+}

@@ -20,7 +20,7 @@
 //!   the line has an odd number of moves (`h#1.5`); set play lines first, apart;
 //! - the end of the problem: `solution finished.` (`Loesung beendet.`, `solution terminee.`),
 //!   or `Partial solution` (`Partielle Loesung`, `solution partielle`) when feerie stopped
-//!   early; Popeye's counters are not written.
+//!   early (the time limit, or `MaxSolutions` reached); Popeye's counters are not written.
 //!
 //! After the end, feerie's verdict follows on lines of its own, `feerie: sound (…)` (one per
 //! twin, labelled, when the problem has twins); the parser of recorded outputs ignores them.
@@ -715,7 +715,7 @@ pub fn problem_text(p: &Problem, variants: &[Variant], records: &[Record], lang:
         }
         lines.extend(solution_lines(v, r, lang));
     }
-    let partial = records.iter().any(|r| r.verdict == VerdictKind::TimedOut);
+    let partial = records.iter().any(|r| r.verdict == VerdictKind::TimedOut || r.tree.iter().any(|ph| ph.limited));
     lines.push(end_line(lang, partial).to_string());
     for r in records {
         lines.push(verdict_line(r, twins));

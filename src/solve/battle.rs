@@ -19,7 +19,7 @@
 //! in reflex play a defender that could reach the goal early must, and so refutes. Every fact
 //! of the table is then of one length only (its key carries the length).
 
-use super::parallel::{par_map, par_map_ordered};
+use super::parallel::{FirstN, par_map, par_map_ordered};
 use super::tree::{Node, Role};
 use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, end_mark, move_mark};
 use crate::piece::Lang;
@@ -1136,7 +1136,12 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.
     let root_forced = mode == Mode::Reflex && !ctx.quodlibet && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
-    let rootf = |&m: &G::Move| {
+    // `MaxSolutions`: the first keys in move order; the first moves after them are not tried.
+    let first_n = opts.max_solutions.map(|m| FirstN::new(m, first.len()));
+    let rootf = |&(i, m): &(usize, G::Move)| {
+        if first_n.as_ref().is_some_and(|f| !f.needed(i)) {
+            return (None, None);
+        }
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let out = if root_forced {
             // The attacker must reach the goal at once, which ends play before the
@@ -1187,14 +1192,24 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         if let Some(p) = &opts.progress {
             p.update(d, total, n);
         }
+        if let Some(f) = &first_n {
+            f.finished(i, usize::from(out.0.is_some()));
+        }
         out
     };
-    let results: Vec<(Option<Node>, Option<Node>)> = par_map_ordered(&first, rootf);
+    let items: Vec<(usize, G::Move)> = first.iter().copied().enumerate().collect();
+    let results: Vec<(Option<Node>, Option<Node>)> = par_map_ordered(&items, rootf);
     let mut keys = Vec::new();
     let mut tries = Vec::new();
-    for (k, t) in results {
+    for (i, (k, t)) in results.into_iter().enumerate() {
+        if first_n.as_ref().is_some_and(|f| !f.needed(i)) {
+            break;
+        }
         keys.extend(k);
         tries.extend(t);
+    }
+    if let Some(m) = opts.max_solutions {
+        keys.truncate(m);
     }
     let mut set_play = Vec::new();
     if opts.set_play && !pos.in_check() {

@@ -14,7 +14,7 @@
 //! does (`1.… 2.X Y #` and `1.… 2.Z #`).
 
 use super::gate::Gate;
-use super::parallel::par_map;
+use super::parallel::{FirstN, par_map};
 use super::tree::{Line, LineMove, NULL_MOVE};
 use super::{Ctx, SolveOptions, add_self_check_goal_moves, drop_wrong_side_goal_moves, goal_moves, last_line_move, line_move};
 use crate::problem::stipulation::{Play, Stipulation};
@@ -91,6 +91,8 @@ struct Helper<'a, G: Game> {
     /// half-move and right after a pass.
     null: bool,
     salt: u64,
+    /// `MaxSolutions`: the first lines wanted, over the split search's items.
+    first_n: Option<FirstN>,
     _g: std::marker::PhantomData<G>,
 }
 
@@ -225,7 +227,7 @@ impl<G: Game> Helper<'_, G> {
     /// king and its flights and count a lower bound for the other pieces; those filters judge
     /// exactly that every other piece is left without a move).
     fn search(&self, p: &G, k: u32, judged: bool, plan: Option<&G::Plan>, prefix: &mut Vec<Option<G::Move>>, out: &mut Vec<Line>) -> bool {
-        if self.ctx.tick() {
+        if self.ctx.tick() || self.enough(out) {
             return false;
         }
         let start = super::local_nodes();
@@ -336,6 +338,9 @@ impl<G: Game> Helper<'_, G> {
                 }
                 prefix.pop();
             }
+            if self.enough(out) {
+                break;
+            }
         }
         if self.null && k > 1 && !after_null && !p.in_check() {
             prefix.push(None);
@@ -344,10 +349,17 @@ impl<G: Game> Helper<'_, G> {
             }
             prefix.pop();
         }
-        if !found && !self.ctx.is_stopped() {
+        if !found && !self.ctx.is_stopped() && !self.enough(out) {
             self.ctx.tt.put(key, 1, super::effort_worth(super::local_nodes() - start));
         }
         found
+    }
+
+    /// Whether the search of this item may stop: `MaxSolutions` has its lines
+    /// ([`FirstN::enough`]). A position left then is not proven, and goes to no table.
+    #[inline]
+    fn enough(&self, out: &[Line]) -> bool {
+        self.first_n.as_ref().is_some_and(|f| f.enough(out.len()))
     }
 
     /// Writes a finished line (`last` = the position after its last move).
@@ -410,8 +422,9 @@ impl<G: Game> Helper<'_, G> {
     }
 }
 
-/// Every help line of `plies` half-moves from `pos`.
-pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> Vec<Line> {
+/// Every help line of `plies` half-moves from `pos`; with `max` (`MaxSolutions`), the first
+/// `max` of them in the order of the one-thread search, the search stopping there.
+pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions, max: Option<usize>) -> Vec<Line> {
     let finish = match (stip.play, stip.reci) {
         (_, Some(own)) => Finish::Reci(own),
         (Play::HelpSelf, None) => Finish::Forced,
@@ -436,6 +449,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         null,
         // Null moves and `exact-` change what a position's search finds: facts of their own.
         salt: 32 * null as u64 + 64 * stip.exact as u64,
+        first_n: None,
         _g: std::marker::PhantomData,
     };
     if plies == 0 {
@@ -518,10 +532,18 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         None
     };
     let total = prefixes.len();
+    let h = Helper { first_n: max.map(|m| FirstN::new(m, total)), ..h };
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let parts: Vec<Vec<Line>> = par_map(&prefixes, |pre| {
-        GATE.set(Gate::default());
+    let items: Vec<(usize, &Vec<Option<G::Move>>)> = prefixes.iter().enumerate().collect();
+    let parts: Vec<Vec<Line>> = par_map(&items, |&(i, pre)| {
         let mut out = Vec::new();
+        if let Some(f) = &h.first_n {
+            if !f.needed(i) {
+                return out;
+            }
+            f.enter(i);
+        }
+        GATE.set(Gate::default());
         let mut line: Vec<Option<G::Move>> = Vec::new();
         let mut p = pos.clone();
         let mut ok = true;
@@ -564,7 +586,13 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         if let Some(pr) = &opts.progress {
             pr.update(d, total, plies);
         }
+        if let Some(f) = &h.first_n {
+            f.finished(i, out.len());
+        }
         out
     });
-    parts.into_iter().flatten().collect()
+    match &h.first_n {
+        Some(f) => f.take(parts),
+        None => parts.into_iter().flatten().collect(),
+    }
 }

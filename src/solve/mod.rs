@@ -69,7 +69,10 @@ pub struct SolveOptions {
     pub duplex: bool,
     /// Solve only with the colours swapped.
     pub half_duplex: bool,
-    /// Stop reporting after this many solutions (help and series play).
+    /// `MaxSolutions`: stop after this many solutions (help lines, series lines, keys).
+    /// Help and battle play stop their search there (the first ones in the order of the
+    /// one-thread search, whatever the threads); series play searches in full and keeps the
+    /// shortest. [`Phase::limited`] says when more may exist.
     pub max_solutions: Option<usize>,
     /// Popeye's `StopOnShortSolutions` (help and series play): when a phase has short
     /// solutions, report only those of the shortest length and solve nothing after them (no
@@ -197,6 +200,10 @@ pub struct Phase {
     /// Why this phase was not solved (e.g. the duplex position is illegal).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// `MaxSolutions` ended the search: it found that many solutions (keys in battle play),
+    /// and more may exist.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub limited: bool,
 }
 
 /// The result of a solve.
@@ -424,9 +431,13 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
         let all = |p: &G| if stip.intro > 0 { series::with_intro(ctx, p, stip.intro, &run) } else { run(p) };
         if stip.parry.is_some() {
             // Parry series lines have no fixed length: none is short.
-            ph.lines = truncate(all(pos), opts.max_solutions);
+            let lines = all(pos);
+            ph.limited = over(lines.len(), opts.max_solutions);
+            ph.lines = truncate(lines, opts.max_solutions);
         } else {
             let lines = all(pos);
+            // The series is searched in full: cut only when more lines exist.
+            ph.limited = over(lines.len(), opts.max_solutions);
             // Reciprocal series have the full length only.
             let short =
                 if stip.reci.is_some() { 0 } else { lines.iter().take_while(|l| series::series_moves(stip, l) < stip.moves).count() };
@@ -459,6 +470,8 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
             }
             let plies = stip_plies(stip);
             let (lines, short) = help_with_short(ctx, pos, stip, plies, opts);
+            // The search stops at the `MaxSolutions`-th line: more may exist.
+            ph.limited = opts.max_solutions.is_some_and(|m| lines.len() >= m);
             (ph.lines, ph.short) = keep(lines, short, opts);
             // Set play starts with the other side: none when the side to move is in check.
             if opts.set_play && plies > 1 && !pos.in_check() && stip.reci.is_none() {
@@ -468,6 +481,7 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
         }
         Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex => {
             let b = battle::solve(ctx, pos, stip, opts);
+            ph.limited = opts.max_solutions.is_some_and(|m| b.keys.len() >= m);
             ph.keys = b.keys;
             ph.tries = b.tries;
             ph.set_play = b.set_play;
@@ -494,14 +508,15 @@ fn solve_phase<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &SolveOpti
 ///
 /// `exact-` and reciprocal play (`reci-h#n`) have no short solutions: only the full length.
 fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, opts: &SolveOptions) -> (Vec<Line>, usize) {
+    let max = opts.max_solutions;
     if stip.exact || stip.reci.is_some() {
-        return (help::help(ctx, pos, stip, plies, opts), 0);
+        return (help::help(ctx, pos, stip, plies, opts, max), 0);
     }
     if stip.goal.ends_help_play() || stip.play == Play::HelpReflex {
         // The goals of the move (and check) end a line where they are reached, and in
         // help-reflex play where Black can reach the goal: the full search finds the shorter
         // lines itself. Short ones first, shortest first.
-        let mut lines = help::help(ctx, pos, stip, plies, opts);
+        let mut lines = help::help(ctx, pos, stip, plies, opts, max);
         lines.sort_by_key(|l| l.len());
         let short = lines.iter().take_while(|l| (l.len() as u32) < plies).count();
         if opts.stop_on_short && short > 0 {
@@ -509,10 +524,16 @@ fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         }
         return (lines, short);
     }
+    // With `MaxSolutions`, the lines still wanted after those found.
+    let left = |found: usize| max.map(|m| m.saturating_sub(found));
     let mut lines = Vec::new();
     let mut k = if plies.is_multiple_of(2) { 2 } else { 1 };
     while k < plies {
-        lines.extend(help::help(ctx, pos, stip, k, opts));
+        if left(lines.len()) == Some(0) {
+            let short = lines.len();
+            return (lines, short);
+        }
+        lines.extend(help::help(ctx, pos, stip, k, opts, left(lines.len())));
         if opts.stop_on_short && !lines.is_empty() {
             let short = lines.len();
             return (lines, short);
@@ -520,7 +541,9 @@ fn help_with_short<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
         k += 2;
     }
     let short = lines.len();
-    lines.extend(help::help(ctx, pos, stip, plies, opts));
+    if left(lines.len()) != Some(0) {
+        lines.extend(help::help(ctx, pos, stip, plies, opts, left(lines.len())));
+    }
     (lines, short)
 }
 
@@ -549,6 +572,11 @@ fn stip_plies(stip: &Stipulation) -> u32 {
         Play::HelpSelf | Play::HelpReflex => (2 * stip.moves).saturating_sub(1) + stip.half as u32,
         _ => stip.help_plies(),
     }
+}
+
+/// Whether `found` solutions are more than `MaxSolutions` lets through.
+fn over(found: usize, max: Option<usize>) -> bool {
+    max.is_some_and(|m| found > m)
 }
 
 fn truncate(mut lines: Vec<Line>, max: Option<usize>) -> Vec<Line> {

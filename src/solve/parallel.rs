@@ -35,6 +35,78 @@ pub(crate) fn par_map_ordered<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R
     slots.into_iter().filter_map(|s| s.into_inner().ok().flatten()).collect()
 }
 
+/// The first `max` results of a search split into ordered items (`MaxSolutions`): which items
+/// are still needed, so that the search stops once the items before them have given `max`
+/// results, and the kept results are the first `max` of the one-thread search, whatever the
+/// number of threads.
+///
+/// An item is needed while the items before it, finished, have given fewer than `max`
+/// results; an item that alone gives `max` may stop there ([`FirstN::enough`]).
+pub(crate) struct FirstN {
+    /// The results wanted.
+    pub(crate) max: usize,
+    /// Each finished item's count of results (`None`: not finished).
+    counts: Mutex<Vec<Option<usize>>>,
+    /// The last item needed (`usize::MAX` until the first `max` results are known).
+    cutoff: AtomicUsize,
+}
+
+thread_local! {
+    /// The item this thread searches ([`FirstN::enter`]).
+    static ITEM: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl FirstN {
+    /// A limit of `max` results over `items` items.
+    pub(crate) fn new(max: usize, items: usize) -> Self {
+        FirstN { max, counts: Mutex::new(vec![None; items]), cutoff: AtomicUsize::new(usize::MAX) }
+    }
+
+    /// Marks item `i` as the one this thread searches from now on.
+    pub(crate) fn enter(&self, i: usize) {
+        ITEM.with(|c| c.set(i));
+    }
+
+    /// Whether item `i` is still needed.
+    #[inline]
+    pub(crate) fn needed(&self, i: usize) -> bool {
+        i <= self.cutoff.load(Ordering::Relaxed)
+    }
+
+    /// Whether the item this thread searches may stop, having found `found` results: it is no
+    /// longer needed, or it alone has given `max`.
+    #[inline]
+    pub(crate) fn enough(&self, found: usize) -> bool {
+        found >= self.max || !self.needed(ITEM.with(|c| c.get()))
+    }
+
+    /// Records that item `i` finished with `count` results; once the items from the first on
+    /// have given `max`, the later ones are no longer needed.
+    pub(crate) fn finished(&self, i: usize, count: usize) {
+        let Ok(mut counts) = self.counts.lock() else { return };
+        if let Some(c) = counts.get_mut(i) {
+            *c = Some(count);
+        }
+        let mut sum = 0;
+        for (j, c) in counts.iter().enumerate() {
+            let Some(c) = c else { break };
+            sum += c;
+            if sum >= self.max {
+                self.cutoff.fetch_min(j, Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+
+    /// The first `max` results of `parts` (one list per item, in order), from the items
+    /// still needed.
+    pub(crate) fn take<R>(&self, parts: Vec<Vec<R>>) -> Vec<R> {
+        let mut out: Vec<R> = parts.into_iter().enumerate().filter(|(i, _)| self.needed(*i)).flat_map(|(_, p)| p).collect();
+        out.truncate(self.max);
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +122,47 @@ mod tests {
                 assert_eq!(par_map_ordered(&items, |x| x * x), want);
                 assert!(par_map_ordered(&[] as &[u64], |x| x * x).is_empty());
             });
+        }
+    }
+
+    /// The first n results kept are those of the one-thread search, on any number of
+    /// threads, and the items after them are skipped.
+    #[test]
+    fn first_n_keeps_the_first_results_in_order() {
+        // Item i gives i % 3 results.
+        let items: Vec<usize> = (0..60).collect();
+        let all: Vec<(usize, usize)> = items.iter().flat_map(|&i| (0..i % 3).map(move |j| (i, j))).collect();
+        for max in [1, 2, 5, 17, 100] {
+            for threads in [1, 2, 4] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+                let limit = FirstN::new(max, items.len());
+                let searched = AtomicUsize::new(0);
+                let parts = pool.install(|| {
+                    par_map(&items, |&i| {
+                        limit.enter(i);
+                        let mut out = Vec::new();
+                        if limit.needed(i) {
+                            searched.fetch_add(1, Ordering::Relaxed);
+                            for j in 0..i % 3 {
+                                if limit.enough(out.len()) {
+                                    break;
+                                }
+                                out.push((i, j));
+                            }
+                        }
+                        limit.finished(i, out.len());
+                        out
+                    })
+                });
+                let got = limit.take(parts);
+                let want: Vec<(usize, usize)> = all.iter().copied().take(max).collect();
+                assert_eq!(got, want, "max {max}, {threads} threads");
+                if threads == 1 && max < all.len() {
+                    // One thread: nothing after the item that completed the first max.
+                    let last = want.last().map_or(0, |r| r.0);
+                    assert_eq!(searched.load(Ordering::Relaxed), last + 1, "max {max}");
+                }
+            }
         }
     }
 

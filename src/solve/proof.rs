@@ -352,8 +352,15 @@ struct Search<'a> {
     target: Target,
     form: Form,
     exact: bool,
-    /// Positions (keyed with the moves left) from which nothing reaches the diagram.
+    /// Positions (keyed with the moves left) from which nothing reaches the diagram. It
+    /// starts small and grows (×4) when half as many entries have been stored as it has
+    /// slots, up to `failed_max` slots: a short search touches little memory whatever the
+    /// budget.
     failed: Vec<u64>,
+    /// The most slots `failed` may grow to (the budget's share).
+    failed_max: usize,
+    /// Entries stored since `failed` last grew.
+    stored: usize,
     /// The moves played so far: the position before each, the move, whether it is a parry.
     path: Vec<(Position, Move, bool)>,
     lines: Vec<Line>,
@@ -362,6 +369,8 @@ struct Search<'a> {
     /// Whether the table and the bound prune (off in the unit test that checks the bound).
     use_table: bool,
     use_bound: bool,
+    /// `MaxSolutions`: the search stops once it has that many lines.
+    max: Option<usize>,
 }
 
 fn mix(key: u64, left: u32, salt: u64) -> u64 {
@@ -370,6 +379,12 @@ fn mix(key: u64, left: u32, salt: u64) -> u64 {
 }
 
 impl Search<'_> {
+    /// Whether `MaxSolutions` has its lines: the search stops, and what it left is not
+    /// proven (no table entry).
+    fn full(&self) -> bool {
+        self.max.is_some_and(|m| self.lines.len() >= m)
+    }
+
     fn probe(&self, k: u64) -> bool {
         self.use_table && !self.failed.is_empty() && self.failed[(k as usize) % self.failed.len()] == k
     }
@@ -378,7 +393,22 @@ impl Search<'_> {
         if self.use_table && !self.failed.is_empty() {
             let n = self.failed.len();
             self.failed[(k as usize) % n] = k;
+            self.stored += 1;
+            if self.stored > n / 2 && n < self.failed_max {
+                self.grow_failed();
+            }
         }
+    }
+
+    /// `failed` four times larger (at most `failed_max` slots), its entries kept.
+    fn grow_failed(&mut self) {
+        let n = (self.failed.len() * 4).min(self.failed_max);
+        let mut bigger = vec![0u64; n];
+        for &k in self.failed.iter().filter(|&&k| k != 0) {
+            bigger[(k as usize) % n] = k;
+        }
+        self.failed = bigger;
+        self.stored = 0;
     }
 
     /// Whether `w` moves for White and `b` for Black may be enough.
@@ -434,10 +464,11 @@ impl Search<'_> {
     /// Help play: `left` half-moves at most from `p`; the diagram counts after a move that
     /// leaves an even number of half-moves. Returns whether a line was found.
     fn help(&mut self, p: &Position, left: u32) -> bool {
-        if left == 0 || self.ctx.tick() {
+        if left == 0 || self.ctx.tick() || self.full() {
             return false;
         }
-        let key = mix(p.hash(), left, 0x51);
+        // `exact` searches (one length at a time) prove other facts than the others.
+        let key = mix(p.hash(), left, 0x51 ^ (u64::from(self.exact) << 8));
         if self.probe(key) {
             return false;
         }
@@ -464,8 +495,11 @@ impl Search<'_> {
                 found = true;
             }
             self.path.pop();
+            if self.full() {
+                break;
+            }
         }
-        if !found && !self.ctx.is_stopped() {
+        if !found && !self.ctx.is_stopped() && !self.full() {
             self.store(key);
         }
         found
@@ -595,17 +629,35 @@ fn solve_with(start: &Position, target: &Position, stip: &Stipulation, opts: &So
         target: Target::of(target),
         form,
         exact: stip.exact,
-        failed: vec![0; failed_slots],
+        // 1 << 16 slots (512 KB) to begin with.
+        failed: vec![0; failed_slots.min(1 << 16)],
+        failed_max: failed_slots,
+        stored: 0,
         path: Vec::new(),
         lines: Vec::new(),
         need_cache: vec![(0, 0); need_slots],
         use_table: bound,
         use_bound: bound,
+        max: opts.max_solutions,
     };
     let mut set_lines = Vec::new();
     match s.form {
         Form::Help => {
-            s.help(start, stip.help_plies());
+            let plies = stip.help_plies();
+            if (opts.stop_on_short || opts.max_solutions.is_some()) && !stip.exact {
+                // Shortest first, each length an exact search of its own, so that
+                // `StopOnShortSolutions` and `MaxSolutions` stop at the first lines of the
+                // shortest length (Popeye's order) without searching the longer ones.
+                s.exact = true;
+                for len in (2 - plies % 2..=plies).step_by(2) {
+                    s.help(start, len);
+                    if s.full() || (opts.stop_on_short && !s.lines.is_empty()) || ctx.is_stopped() {
+                        break;
+                    }
+                }
+            } else {
+                s.help(start, plies);
+            }
         }
         Form::Series { closing, parry } => {
             s.series(start, stip.moves, closing, parry);
@@ -639,12 +691,19 @@ fn solve_with(start: &Position, target: &Position, stip: &Stipulation, opts: &So
         short = lines.iter().take_while(|l| l.iter().filter(|m| !m.parry).count() == shortest).count();
         lines.truncate(short);
     }
+    // Help play stops at the `MaxSolutions`-th line (more may exist); series play searches in
+    // full.
+    let limited = match (form, opts.max_solutions) {
+        (_, None) => false,
+        (Form::Help, Some(m)) => lines.len() >= m,
+        (_, Some(m)) => lines.len() > m,
+    };
     if let Some(m) = opts.max_solutions {
         lines.truncate(m);
         set_lines.truncate(m);
     }
     let short = (0..short.min(lines.len())).collect();
-    let phase = Phase { lines, short, set_lines, ..Phase::default() };
+    let phase = Phase { lines, short, set_lines, limited, ..Phase::default() };
     let nodes = ctx.nodes.load(Ordering::Relaxed);
     if std::env::var_os("FEERIE_PROOF_STATS").is_some() {
         eprintln!("proof: {nodes} nodes");

@@ -954,7 +954,7 @@ fn help_lengths<G: Game>(pos: &G, goal: Goal, lengths: &[u32], opts: &SolveOptio
     let mut lines = Vec::new();
     for &plies in lengths.iter().rev() {
         let stip = Stipulation { exact: true, ..Stipulation::new(false, Play::Help, goal, plies / 2, plies % 2 == 1) };
-        lines.extend(super::help::help(&ctx, pos, &stip, plies, opts));
+        lines.extend(super::help::help(&ctx, pos, &stip, plies, opts, None));
     }
     (lines, ctx.nodes.load(Ordering::Relaxed), !ctx.is_stopped())
 }
