@@ -332,6 +332,86 @@ pub fn bishop_attacks(s: Square, occ: u64) -> u64 {
     MAGIC_ATTACKS[m.offset + ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize]
 }
 
+/// How a line hopper or screen piece uses the first piece on each of its lines
+/// ([`hopper_reach`]).
+#[derive(Clone, Copy)]
+enum Over {
+    /// Lands just beyond it (the grasshopper).
+    Hop,
+    /// Moves as a rider up to it, captures the next piece beyond it (Pao, Vao, Leo).
+    Screen,
+    /// Moves to any square beyond it up to the next piece, which it may capture (the lions).
+    Long,
+}
+
+/// The quiet and capture targets, `(quiet, capture)`, of the line hoppers and screen pieces
+/// of the 8×8 board (grasshopper, Leo, Pao, Vao, lion, rook-lion, bishop-lion) on `s`, from
+/// the magic rider attacks, `occ` standing; `None` for the other kinds. On each family of
+/// lines (files and ranks, diagonals), the rider's attacks stop at the first pieces (the
+/// hurdles); without the hurdles they stop at the next pieces: what lies between is beyond
+/// the hurdles. The grasshopper's landing square is the one beyond a hurdle next to it: two
+/// lines of one family never bring a square beyond one hurdle next to another.
+///
+/// ```
+/// use feerie::geometry::Square;
+/// use feerie::piece::Kind;
+/// use feerie::rules::chess::hopper_reach;
+/// let sq = |s: &str| Square::parse::<feerie::geometry::Chess8x8>(s).unwrap();
+/// let bit = |s: &str| 1u64 << sq(s).0;
+/// // A Pao on a1, pieces on a4 and a7: it moves to a2, a3, captures on a7.
+/// let occ = bit("a1") | bit("a4") | bit("a7");
+/// let (quiet, capture) = hopper_reach(Kind::Pao, sq("a1"), occ).unwrap();
+/// assert_eq!(capture, bit("a7"));
+/// assert_eq!(quiet & (bit("a2") | bit("a3") | bit("a5")), bit("a2") | bit("a3"));
+/// // A grasshopper on a1 lands on a5 (empty), just beyond the hurdle on a4.
+/// let (quiet, capture) = hopper_reach(Kind::Grasshopper, sq("a1"), occ).unwrap();
+/// assert_eq!((quiet, capture), (bit("a5"), 0));
+/// ```
+#[inline]
+pub fn hopper_reach(k: Kind, s: Square, occ: u64) -> Option<(u64, u64)> {
+    let (orth, diag, over) = match k {
+        Kind::Grasshopper => (true, true, Over::Hop),
+        Kind::Leo => (true, true, Over::Screen),
+        Kind::Pao => (true, false, Over::Screen),
+        Kind::Vao => (false, true, Over::Screen),
+        Kind::Lion => (true, true, Over::Long),
+        Kind::RookLion => (true, false, Over::Long),
+        Kind::BishopLion => (false, true, Over::Long),
+        _ => return None,
+    };
+    let (mut quiet, mut capture) = (0u64, 0u64);
+    let mut family = |attacks: fn(Square, u64) -> u64| {
+        let near = attacks(s, occ);
+        let hurdles = near & occ;
+        let beyond = attacks(s, occ & !hurdles) & !near;
+        match over {
+            Over::Hop => {
+                let mut land = 0u64;
+                for h in Squares(hurdles) {
+                    land |= beyond & king_attacks(h);
+                }
+                quiet |= land & !occ;
+                capture |= land & occ;
+            }
+            Over::Screen => {
+                quiet |= near & !occ;
+                capture |= beyond & occ;
+            }
+            Over::Long => {
+                quiet |= beyond & !occ;
+                capture |= beyond & occ;
+            }
+        }
+    };
+    if orth {
+        family(rook_attacks);
+    }
+    if diag {
+        family(bishop_attacks);
+    }
+    Some((quiet, capture))
+}
+
 /// Squares a pawn of colour `c` on `s` attacks.
 #[inline(always)]
 pub fn pawn_attacks(c: Color, s: Square) -> u64 {
@@ -369,7 +449,7 @@ impl Position {
             Kind::Princess => bishop_attacks(s, occ) | t.knight[s.index()],
             Kind::Camel | Kind::Zebra | Kind::Giraffe => t.leap[k.index()][s.index()],
             Kind::Pawn => 0,
-            _ => return reach::<Chess8x8>(k.components(), s, occ),
+            _ => return hopper_reach(k, s, occ).unwrap_or_else(|| reach::<Chess8x8>(k.components(), s, occ)),
         };
         (a, a)
     }

@@ -591,9 +591,18 @@ impl FairyPosition {
         occupied: u64,
         visit: &mut impl FnMut(Square, Option<Square>),
     ) {
-        if let Some(a) = self.fast_attacks(from, walk_kind, occupied) {
-            for t in Squares(a) {
-                if occupied & (1u64 << t.0) != 0 { visit(t, Some(t)) } else { visit(t, None) }
+        if let Some((quiet, capture)) = self.fast_reach(from, walk_kind, occupied) {
+            if quiet == capture {
+                for t in Squares(quiet) {
+                    if occupied & (1u64 << t.0) != 0 { visit(t, Some(t)) } else { visit(t, None) }
+                }
+            } else {
+                for t in Squares(quiet & !occupied) {
+                    visit(t, None);
+                }
+                for t in Squares(capture & occupied) {
+                    visit(t, Some(t));
+                }
             }
             return;
         }
@@ -604,9 +613,31 @@ impl FairyPosition {
         }
     }
 
+    /// The squares a piece of walk `k` on `from` moves to and captures on, `(quiet,
+    /// capture)`, for the walks the bitboard tables give (the leapers and riders of the chess
+    /// tables, both sets alike, and the line hoppers and screen pieces of
+    /// [`crate::rules::chess::hopper_reach`]), when the board has no holes; `None` for the
+    /// other walks, which the general walker moves. Each set may hold squares of the other
+    /// kind (the caller keeps the empty ones of `quiet`, the occupied ones of `capture`).
+    #[inline]
+    fn fast_reach(&self, from: Square, k: Kind, occupied: u64) -> Option<(u64, u64)> {
+        if self.holes != 0 {
+            return None;
+        }
+        match self.fast_attacks(from, k, occupied) {
+            Some(a) => Some((a, a)),
+            None => crate::rules::chess::hopper_reach(k, from, occupied),
+        }
+    }
+
+    /// The capture targets of [`Self::fast_reach`].
+    #[inline]
+    fn fast_captures(&self, from: Square, k: Kind, occupied: u64) -> Option<u64> {
+        self.fast_reach(from, k, occupied).map(|(_, c)| c)
+    }
+
     /// The squares a leaper or rider of the chess tables reaches from `from` (moves and
-    /// captures alike), when the board has no holes; `None` for the other walks, which the
-    /// general walker moves.
+    /// captures alike), when the board has no holes; `None` for the other walks.
     #[inline]
     fn fast_attacks(&self, from: Square, k: Kind, occupied: u64) -> Option<u64> {
         use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
@@ -628,10 +659,10 @@ impl FairyPosition {
 
     /// The squares where a piece of walk `k` on `from` may capture on some board
     /// ([`capture_span`]), or exactly where it captures now when its walk is a leaper or
-    /// rider of the chess tables ([`Self::fast_attacks`]) with `occupied` standing.
+    /// rider of the chess tables or a line hopper ([`Self::fast_reach`]) with `occupied` standing.
     #[inline]
     fn capture_reach(&self, from: Square, k: Kind, occupied: u64) -> u64 {
-        self.fast_attacks(from, k, occupied).unwrap_or_else(|| capture_span(k, from))
+        self.fast_captures(from, k, occupied).unwrap_or_else(|| capture_span(k, from))
     }
 
     fn pawn_walk(&self, from: Square, berolina: bool, mover: Color, occupied: u64, visit: &mut impl FnMut(Square, Option<Square>)) {
@@ -753,7 +784,7 @@ impl FairyPosition {
     /// The squares a piece of walk `k` on `from`, moved by `mover`, could capture on (its
     /// victims' squares, whoever stands there), `occupied` standing.
     fn capture_set(&self, from: Square, k: Kind, mover: Color, occupied: u64) -> u64 {
-        if let Some(a) = self.fast_attacks(from, k, occupied) {
+        if let Some(a) = self.fast_captures(from, k, occupied) {
             return a & occupied;
         }
         let mut set = 0u64;
@@ -803,7 +834,7 @@ impl FairyPosition {
 
     /// Whether a piece of walk `k` on `from` (moved by `mover`) could capture on `target`.
     pub(crate) fn reaches(&self, from: Square, k: Kind, mover: Color, target: Square) -> bool {
-        if let Some(a) = self.fast_attacks(from, k, self.occupied()) {
+        if let Some(a) = self.fast_captures(from, k, self.occupied()) {
             return a & (1u64 << target.0) != 0 && self.occupied() & (1u64 << target.0) != 0;
         }
         let mut hit = false;
@@ -1217,7 +1248,7 @@ impl FairyPosition {
                     }
                     // Most pieces stand off every line to the royal: the span tells at once.
                     k if spans[k.index()][from.index() & 63] & t == 0 => 0,
-                    k => match self.fast_attacks(from, k, occ) {
+                    k => match self.fast_captures(from, k, occ) {
                         Some(a) => a & t,
                         None => {
                             let mut lands = 0u64;

@@ -21,6 +21,10 @@ pub(crate) fn observed_by_twin(pos: &FairyPosition, s: Square, p: FPiece) -> boo
         Owner::Black => pos.occ[0] | pos.occ[2],
         Owner::Neutral => pos.occ[0] | pos.occ[1],
     };
+    if !pos.conditions.iter().any(|c| c.lends_walks()) {
+        // Every piece moves by its own walk: the enemies of its kind, asked first.
+        return Squares(enemies).any(|e| pos.board[e.index()].is_some_and(|q| q.kind == p.kind && pos.observes(e, q, s)));
+    }
     // Of one kind: of one walk, as the pieces move (Annan: a pawn below a knight is a knight).
     let walk = |at: Square, q: FPiece| pos.walk_of(at, q, q.owner.color().unwrap_or(pos.side));
     let own = walk(s, p);
