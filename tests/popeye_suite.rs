@@ -21,7 +21,8 @@
 //! neutral promotion, castling with a neutral rook, `PostKeyPlay` ignored in help play),
 //! `take-make.inp` and `take-make-de.inp` (Make&Take's castling and en passant made by the
 //! make, Circe Take&Make and AntiCirce Take&Make, a rook taken on its square by Take&Make and
-//! reborn there castling), from
+//! reborn there castling), `maximummer-help.inp` (`intell.inp` #38, an `h#10` under both
+//! Maximummers, which follows chess's mate pictures), from
 //! Popeye's own examples and tests, copied with the output Popeye recorded for them into
 //! `tests/data/popeye-suite/` (the `.inp` names its output on its `protocol` line). Each must
 //! come out as Popeye printed it: feerie's `--format popeye` text and Popeye's recorded output

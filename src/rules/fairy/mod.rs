@@ -1696,12 +1696,72 @@ impl fmt::Display for FPiece {
     }
 }
 
+impl FairyPosition {
+    /// The chess position of the same board, side, castling rights and en-passant square,
+    /// where chess's lower bounds and mate pictures of help play hold here too: every
+    /// condition only chooses among the orthodox legal moves, so that the lines of this game
+    /// are lines of chess, and leaves check, mate and stalemate as in chess (the
+    /// Maximummers: the side has a longest legal move exactly when it has a legal move);
+    /// every piece orthodox and White's or Black's, no hole, promotion to the chess pieces
+    /// only. `None` otherwise.
+    pub(crate) fn chess_twin(&self) -> Option<crate::position::Position> {
+        use crate::piece::Piece;
+        use crate::position::Position;
+        let orthodox_conditions = self.conditions.iter().all(|c| matches!(c, Condition::Maximummer(_)));
+        if !orthodox_conditions || self.holes != 0 || self.occ[2] != 0 || self.pending.is_some() {
+            return None;
+        }
+        let mut q = Position::empty();
+        if self.promotions != q.promotions as u64 {
+            return None;
+        }
+        for s in Squares(self.occupied()) {
+            let p = self.board[s.index()]?;
+            let color = p.owner.color()?;
+            if !p.kind.is_orthodox() {
+                return None;
+            }
+            q.put_piece(s, Piece { color, kind: p.kind });
+        }
+        q.side = self.side;
+        q.castling = self.castling;
+        q.ep = self.ep.map(|(crossed, _)| crossed);
+        q.normalize_ep();
+        q.hash = q.compute_hash();
+        Some(q)
+    }
+}
+
+/// The chess move of an orthodox move of a [`FairyPosition`] ([`FairyPosition::chess_twin`]).
+fn chess_move(m: FMove) -> crate::position::Move {
+    use crate::position::Move;
+    match (m.rook, m.victim) {
+        (Some(rook), None) => Move::Castle { king: m.from, rook },
+        (_, Some(v)) if v != m.to => Move::EnPassant { from: m.from, to: m.to },
+        _ => Move::Normal { from: m.from, to: m.to, promotion: m.promotion },
+    }
+}
+
 impl Game for FairyPosition {
     type Move = FMove;
-    type Plan = ();
+    type Plan = crate::rules::intelligent::Plan;
 
     fn to_move(&self) -> Color {
         self.side
+    }
+    // Help play under the Maximummers with orthodox pieces: chess's bound and pictures
+    // ([`FairyPosition::chess_twin`]), its lines being chess lines that end in chess's mates.
+    fn goal_unreachable(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> bool {
+        self.chess_twin().is_some_and(|q| q.goal_unreachable(goal, mated, mated_moves, mating_moves))
+    }
+    fn plan(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self::Plan> {
+        self.chess_twin()?.plan(goal, mated, mated_moves, mating_moves)
+    }
+    fn plan_after(&self, plan: &Self::Plan, m: FMove) -> Option<Self::Plan> {
+        match self.chess_twin() {
+            Some(q) => q.plan_after(plan, chess_move(m)),
+            None => Some(plan.clone()),
+        }
     }
     fn moves(&self, out: &mut Vec<FMove>) {
         out.clear();
