@@ -412,6 +412,74 @@ pub fn hopper_reach(k: Kind, s: Square, occ: u64) -> Option<(u64, u64)> {
     Some((quiet, capture))
 }
 
+/// The nightrider's lines from each square: `NIGHT_RAYS[s][d]` holds the squares of
+/// direction `d` (the knight's eight steps repeated) in the order they are met, which is
+/// the order of their indexes (rising for the first four directions, falling for the
+/// others: each step adds the same amount to the index).
+static NIGHT_RAYS: LazyLock<[[u64; 8]; 64]> = LazyLock::new(|| {
+    const STEPS: [(i32, i32); 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (-1, -2), (-2, -1), (1, -2), (2, -1)];
+    let mut rays = [[0u64; 8]; 64];
+    for (s, row) in rays.iter_mut().enumerate() {
+        for (d, &(df, dr)) in STEPS.iter().enumerate() {
+            let (mut f, mut r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                row[d] |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+        }
+    }
+    rays
+});
+
+/// The quiet and capture targets, `(quiet, capture)`, of the nightrider (`Ride(1, 2)`) and
+/// the Nao (its screen piece: it moves as a nightrider up to the first piece on a line and
+/// captures the next one beyond it) on `s`, `occ` standing; `None` for the other kinds.
+///
+/// ```
+/// use feerie::geometry::{Chess8x8, Square};
+/// use feerie::piece::Kind;
+/// use feerie::rules::chess::nightrider_reach;
+/// let sq = |s: &str| Square::parse::<Chess8x8>(s).unwrap();
+/// let bit = |s: &str| 1u64 << sq(s).0;
+/// // On a1 with pieces on c2 and e3: the nightrider takes c2, the Nao (over c2) takes e3.
+/// let occ = bit("a1") | bit("c2") | bit("e3");
+/// assert_eq!(nightrider_reach(Kind::Nightrider, sq("a1"), occ).unwrap().1 & occ, bit("c2"));
+/// assert_eq!(nightrider_reach(Kind::Nao, sq("a1"), occ).unwrap().1, bit("e3"));
+/// ```
+#[inline]
+pub fn nightrider_reach(k: Kind, s: Square, occ: u64) -> Option<(u64, u64)> {
+    let screen = match k {
+        Kind::Nightrider => false,
+        Kind::Nao => true,
+        _ => return None,
+    };
+    let (mut quiet, mut capture) = (0u64, 0u64);
+    for (d, &ray) in NIGHT_RAYS[s.index()].iter().enumerate() {
+        let blockers = ray & occ;
+        // The nearest of `set` along the ray (rising or falling indexes).
+        let nearest = |set: u64| if d < 4 { set & set.wrapping_neg() } else { 1u64 << (63 - set.leading_zeros()) };
+        if blockers == 0 {
+            quiet |= ray;
+            continue;
+        }
+        let first = nearest(blockers);
+        // The ray's squares up to the first piece, that piece included.
+        let upto = if d < 4 { ray & ((first << 1).wrapping_sub(1)) } else { ray & !(first - 1) };
+        if !screen {
+            quiet |= upto & !first;
+            capture |= first;
+        } else {
+            quiet |= upto & !first;
+            let rest = blockers & !first;
+            if rest != 0 {
+                capture |= nearest(rest);
+            }
+        }
+    }
+    Some((quiet, capture))
+}
+
 /// Squares a pawn of colour `c` on `s` attacks.
 #[inline(always)]
 pub fn pawn_attacks(c: Color, s: Square) -> u64 {
@@ -449,7 +517,11 @@ impl Position {
             Kind::Princess => bishop_attacks(s, occ) | t.knight[s.index()],
             Kind::Camel | Kind::Zebra | Kind::Giraffe => t.leap[k.index()][s.index()],
             Kind::Pawn => 0,
-            _ => return hopper_reach(k, s, occ).unwrap_or_else(|| reach::<Chess8x8>(k.components(), s, occ)),
+            _ => {
+                return hopper_reach(k, s, occ)
+                    .or_else(|| nightrider_reach(k, s, occ))
+                    .unwrap_or_else(|| reach::<Chess8x8>(k.components(), s, occ));
+            }
         };
         (a, a)
     }

@@ -615,8 +615,9 @@ impl FairyPosition {
 
     /// The squares a piece of walk `k` on `from` moves to and captures on, `(quiet,
     /// capture)`, for the walks the bitboard tables give (the leapers and riders of the chess
-    /// tables, both sets alike, and the line hoppers and screen pieces of
-    /// [`crate::rules::chess::hopper_reach`]), when the board has no holes; `None` for the
+    /// tables, both sets alike, the line hoppers and screen pieces of
+    /// [`crate::rules::chess::hopper_reach`], the nightrider and the Nao of
+    /// [`crate::rules::chess::nightrider_reach`]), when the board has no holes; `None` for the
     /// other walks, which the general walker moves. Each set may hold squares of the other
     /// kind (the caller keeps the empty ones of `quiet`, the occupied ones of `capture`).
     #[inline]
@@ -626,7 +627,7 @@ impl FairyPosition {
         }
         match self.fast_attacks(from, k, occupied) {
             Some(a) => Some((a, a)),
-            None => crate::rules::chess::hopper_reach(k, from, occupied),
+            None => crate::rules::chess::hopper_reach(k, from, occupied).or_else(|| crate::rules::chess::nightrider_reach(k, from, occupied)),
         }
     }
 
