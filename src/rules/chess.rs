@@ -529,8 +529,14 @@ impl Position {
     /// Whether square `s` is attacked by a piece of colour `by`, with `occ` as the occupied
     /// squares (pass a modified set to ask "after this piece has gone").
     pub fn attacked_by(&self, s: Square, by: Color, occ: u64) -> bool {
+        self.attacked_by_among(s, by, occ, self.by_color[by.index()] & occ)
+    }
+
+    /// [`Position::attacked_by`] by the pieces of `by` on `them` only (those of `occ` still
+    /// standing: a piece taken by a move not made is left out).
+    #[inline(always)]
+    fn attacked_by_among(&self, s: Square, by: Color, occ: u64, them: u64) -> bool {
         let t = tables();
-        let them = self.by_color[by.index()] & occ;
         let k = &self.by_kind;
         if t.pawn[by.opponent().index()][s.index()] & them & k[Kind::Pawn as usize] != 0 {
             return true;
@@ -626,7 +632,7 @@ impl Position {
         }
         let mut pseudo = MoveList::new();
         self.gen_inner(&mut pseudo, false);
-        out.extend(pseudo.into_iter().filter(|&m| self.play(m).king_attacked(us)));
+        out.extend(pseudo.into_iter().filter(|&m| !self.legal_after(m)));
     }
 
     /// Whether the moves must be generated pseudo-legally and each one tested by playing it
@@ -643,15 +649,34 @@ impl Position {
             }
     }
 
+    /// Whether the pseudo-legal move `m` leaves the mover's king unattacked. A move to a
+    /// square or en passant is judged without making it: the king's square, the occupied
+    /// squares and the enemy pieces left standing are worked out (fairy attackers read the
+    /// changed board through their reach); castling, puts and drops are made.
+    #[inline]
+    fn legal_after(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = us.opponent();
+        let occ = self.occupied();
+        let (from, to, taken) = match m {
+            Move::Normal { from, to, .. } => (from, to, 1u64 << to.0),
+            Move::EnPassant { from, to } => (from, to, 1u64 << (if us == Color::White { to.0 - 8 } else { to.0 + 8 })),
+            _ => return !self.play(m).king_attacked(us),
+        };
+        let Some(k) = self.king(us) else { return true };
+        let k = if k == from { to } else { k };
+        let occ = (occ & !(1u64 << from.0) & !taken) | (1u64 << to.0);
+        !self.attacked_by_among(k, them, occ, self.by_color[them.index()] & occ & !taken)
+    }
+
     /// Appends the legal moves to `out`.
     pub fn generate(&self, out: &mut MoveList) {
         if self.needs_make_test() {
-            // Make-then-test.
+            // Make-then-test (the test without making: `legal_after`).
             let mut pseudo = MoveList::new();
             self.gen_inner(&mut pseudo, false);
-            let us = self.side;
             for m in pseudo {
-                if !self.play(m).king_attacked(us) {
+                if self.legal_after(m) {
                     out.push(m);
                 }
             }
@@ -674,6 +699,12 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
+        if self.needs_make_test() {
+            // The first legal move answers.
+            let mut pseudo = MoveList::new();
+            self.gen_inner(&mut pseudo, false);
+            return pseudo.iter().any(|&m| self.legal_after(m));
+        }
         self.quick_has_move() || self.count_moves() > 0
     }
 
