@@ -167,6 +167,23 @@ fn compare(p: &FairyPosition, r: &Board, depth: u32) {
     // (see `regression_orphan_moves_are_listed_once`).
     ours.dedup();
     let want = r.legal_moves();
+    // The search's own calls (`Game::moves`, `has_move`, `checking_moves`), which may take
+    // another way (chess's generator under the Maximummers with orthodox pieces), give the
+    // same moves.
+    let mut game: Vec<FMove> = Vec::new();
+    p.moves(&mut game);
+    let mut sorted = |v: &[FMove]| {
+        let mut v: Vec<RMove> = v.iter().map(|m| rmove_in(p, m)).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    assert_eq!(sorted(&game), ours, "{fen}: Game::moves differs from legal_moves");
+    assert_eq!(p.has_move(), !fast.is_empty(), "{fen}: has_move");
+    let mut checks: Vec<FMove> = Vec::new();
+    p.checking_moves(&mut checks);
+    let checking: Vec<FMove> = fast.iter().copied().filter(|&m| p.make_move(m).in_check()).collect();
+    assert_eq!(sorted(&checks), sorted(&checking), "{fen}: checking_moves");
     if ours != want {
         let extra: Vec<String> = fast.iter().filter(|m| !want.contains(&rmove_in(p, m))).map(|&m| p.move_text(m, Lang::En)).collect();
         let missing: Vec<String> = want.iter().filter(|m| !ours.contains(m)).map(text).collect();
