@@ -172,7 +172,7 @@ fn compare(p: &FairyPosition, r: &Board, depth: u32) {
     // same moves.
     let mut game: Vec<FMove> = Vec::new();
     p.moves(&mut game);
-    let mut sorted = |v: &[FMove]| {
+    let sorted = |v: &[FMove]| {
         let mut v: Vec<RMove> = v.iter().map(|m| rmove_in(p, m)).collect();
         v.sort();
         v.dedup();
