@@ -284,6 +284,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = m;
         None
     }
+    /// Whether the legal move `m` reaches `goal`: `self.play(m).goal_reached_by(self, m,
+    /// goal)`, the position after it only asked, never kept (a game may then skip its key).
+    #[inline]
+    fn move_reaches_goal(&self, m: Self::Move, goal: Goal) -> bool {
+        self.play(m).goal_reached_by(self, m, goal)
+    }
     /// Whether `goal` is reached for the side to move: the game says what each goal means
     /// (chess: `#` checkmate, `=` stalemate; Xiangqi: `#` no legal move, in check or not).
     /// A goal the game does not know, and the goals of the move ([`Goal::by_move`], judged by

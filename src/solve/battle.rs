@@ -270,7 +270,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Whether the move `m` from `p` reaches the goal.
     #[inline]
     fn goal_move(&self, p: &G, m: G::Move) -> bool {
-        self.goal(p, m, &p.play(m))
+        p.move_reaches_goal(m, self.goal)
     }
 
     /// The mark of move `m` from `p` (to `q`) in the tree: with the goal's own mark
@@ -995,7 +995,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Whether the side to move in `q` has moves and every one of them reaches the goal.
     fn all_moves_reach_goal(&mut self, q: &G) -> bool {
         let moves = self.moves(q);
-        let all = !moves.is_empty() && moves.iter().all(|&d| self.goal(q, d, &q.play(d)));
+        let all = !moves.is_empty() && moves.iter().all(|&d| q.move_reaches_goal(d, self.goal));
         self.give(moves);
         all
     }
@@ -1135,7 +1135,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
     let total = first.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     // White's own obligation in reflex play: a side that can reach the goal must.
-    let root_forced = mode == Mode::Reflex && !ctx.quodlibet && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, ctx.goal));
+    let root_forced = mode == Mode::Reflex && !ctx.quodlibet && first.iter().any(|&m| pos.move_reaches_goal(m, ctx.goal));
     // `MaxSolutions`: the first keys in move order; the first moves after them are not tried.
     let first_n = opts.max_solutions.map(|m| FirstN::new(m, first.len()));
     let rootf = |&(i, m): &(usize, G::Move)| {
@@ -1216,7 +1216,7 @@ pub(crate) fn solve<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Solv
         let t = pos.pass();
         let mut s = Searcher::<G>::new(ctx, mode, &home);
         let moves = s.moves(&t);
-        let forced = mode.defender_bound() && moves.iter().any(|&d| t.play(d).goal_reached_by(&t, d, ctx.goal));
+        let forced = mode.defender_bound() && moves.iter().any(|&d| t.move_reaches_goal(d, ctx.goal));
         // Self play: a set move that reaches the goal at once is a short line, which Popeye
         // shows only in `s#1`, where every set move reaches the goal, or with `MatesIn1`.
         let all_goal = mode == Mode::SelfPlay && n > 1 && !opts.mates_in_1 && s.all_moves_reach_goal(&t);

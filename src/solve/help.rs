@@ -106,7 +106,7 @@ pub(super) fn salt(base: u64, goal: Goal, k: u32, kind: u64) -> u64 {
 pub(super) fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
     let mut v = Vec::new();
     goal_moves(q, goal, &mut v);
-    v.retain(|&m| q.play(m).goal_reached_by(q, m, goal));
+    v.retain(|&m| q.move_reaches_goal(m, goal));
     v
 }
 
@@ -120,7 +120,7 @@ pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
     }
     let mut v = Vec::new();
     goal_moves(q, goal, &mut v);
-    !v.is_empty() && v.iter().all(|&d| q.play(d).goal_reached_by(q, d, goal))
+    !v.is_empty() && v.iter().all(|&d| q.move_reaches_goal(d, goal))
 }
 
 impl<G: Game> Helper<'_, G> {

@@ -343,7 +343,7 @@ pub(crate) fn add_self_check_goal_moves<G: Game>(p: &G, goal: Goal, moves: &mut 
     }
     let mut extra = Vec::new();
     p.self_check_moves(&mut extra);
-    moves.extend(extra.into_iter().filter(|&m| p.play(m).goal_reached_by(p, m, goal)));
+    moves.extend(extra.into_iter().filter(|&m| p.move_reaches_goal(m, goal)));
 }
 
 /// Under `GoalIsEnd` ([`SolveOptions::goal_is_end`]), removes from `moves` (moves of the
@@ -351,7 +351,7 @@ pub(crate) fn add_self_check_goal_moves<G: Game>(p: &G, goal: Goal, moves: &mut 
 /// the goal reached by the wrong side. Nothing otherwise.
 pub(crate) fn drop_wrong_side_goal_moves<G: Game>(ctx: &Ctx, p: &G, moves: &mut Vec<G::Move>) {
     if ctx.goal_is_end {
-        moves.retain(|&m| !p.play(m).goal_reached_by(p, m, ctx.goal));
+        moves.retain(|&m| !p.move_reaches_goal(m, ctx.goal));
     }
 }
 

@@ -82,7 +82,7 @@ impl<G: Game> Series<'_, G> {
                     q.retain_goal_moves(self.goal, &mut v);
                 }
                 let r: Vec<LineMove> =
-                    v.iter().filter(|&&d| q.play(d).goal_reached_by(q, d, self.goal)).map(|&d| last_line_move(self.ctx, q, d)).collect();
+                    v.iter().filter(|&&d| q.move_reaches_goal(d, self.goal)).map(|&d| last_line_move(self.ctx, q, d)).collect();
                 (!r.is_empty()).then_some(r)
             }
             SeriesEnd::SelfPlay => {
@@ -99,7 +99,7 @@ impl<G: Game> Series<'_, G> {
                 goal_moves(q, self.goal, &mut v);
                 let r: Vec<LineMove> = v
                     .iter()
-                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.play(d).goal_reached_by(q, d, self.goal))
+                    .filter(|&&d| (!self.needs_check() || q.gives_check(d)) && q.move_reaches_goal(d, self.goal))
                     .map(|&d| last_line_move(self.ctx, q, d))
                     .collect();
                 (!r.is_empty()).then_some(r)
@@ -228,7 +228,7 @@ impl<G: Game> Series<'_, G> {
             drop_wrong_side_goal_moves(self.ctx, p, &mut moves);
         }
         // Reflex: a series side that can reach the goal itself must (and so fails).
-        if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.play(m).goal_reached_by(p, m, self.goal)) {
+        if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.move_reaches_goal(m, self.goal)) {
             self.ctx.tt.put(key, 1, k as u8);
             return None;
         }
@@ -344,7 +344,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     if k == 0 {
         return Vec::new();
     }
-    if s.end == SeriesEnd::Reflex && first.iter().any(|&m| pos.play(m).goal_reached_by(pos, m, stip.goal)) {
+    if s.end == SeriesEnd::Reflex && first.iter().any(|&m| pos.move_reaches_goal(m, stip.goal)) {
         return Vec::new();
     }
     let root_plan = s.plan(pos, k);

@@ -1802,6 +1802,10 @@ impl Game for FairyPosition {
     fn plan(&self, goal: Goal, mated: Color, mated_moves: u32, mating_moves: u32) -> Option<Self::Plan> {
         self.chess_twin()?.plan(goal, mated, mated_moves, mating_moves)
     }
+    fn move_reaches_goal(&self, m: FMove, goal: Goal) -> bool {
+        // The position after the move is only asked about the goal: its key is not needed.
+        self.make_move_unkeyed(m).goal_reached_by(self, m, goal)
+    }
     fn plan_after(&self, plan: &Self::Plan, m: FMove) -> Option<Self::Plan> {
         match self.chess_twin() {
             Some(q) => q.plan_after(plan, chess_move(m)),
