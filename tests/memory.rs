@@ -37,9 +37,9 @@ fn small_hash_budgets_are_honoured() {
     assert_eq!(Table::with_bytes(share(1, 1)).capacity_bytes(), 1 << 20);
     assert_eq!(Table::with_bytes(share(0, 1)).capacity_bytes(), 0);
     assert!(!Table::with_bytes(share(0, 1)).enabled());
-    // Below the table's 8 MB start, the whole budget is in use from the start and no more.
-    let t = Table::with_bytes(share(2, 1));
-    assert_eq!(t.slots_in_use() * SLOT_BYTES, 2 << 20);
+    // Below the table's 2 MB start, the whole budget is in use from the start and no more.
+    let t = Table::with_bytes(share(1, 1));
+    assert_eq!(t.slots_in_use() * SLOT_BYTES, 1 << 20);
     // A budget of a few entries still holds.
     assert_eq!(Table::with_bytes(40).capacity_bytes(), 32);
 }

@@ -87,7 +87,7 @@ pub struct LimitArgs {
     /// Threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Transposition-table budget in megabytes (0 = none); the table starts at 8 MB and grows.
+    /// Transposition-table budget in megabytes (0 = none); the table starts at 2 MB and grows.
     #[arg(long = "hash", default_value_t = 1024)]
     pub hash_mb: usize,
     /// Seconds per problem before giving up ("timed out" with what was found).
