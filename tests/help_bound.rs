@@ -499,6 +499,29 @@ fn the_plan_never_cuts_a_stalemate_of_many_pieces() {
     assert!(st.cut * 5 > st.judged && st.on_lines > 50, "{st:?}");
 }
 
+/// The mate plans on sparse positions, the mated side's king crowded by its own pieces and
+/// the mating side's few pieces often on its lines (pins, self-blocks, blockers that could
+/// take the checker or give check): there the pictures are closed into mates of their own
+/// (`src/rules/intelligent/closure.rs`), each legal move of the mated side taken away by one
+/// more piece, and the closing must lose no mate. Along every line that ends in mate no move
+/// is cut.
+#[test]
+fn the_closed_mate_pictures_never_cut_a_mate() {
+    let st = plan_walks(Goal::Mate, &mut Rng(0x00C1_05ED_3A7E_0001), (cases() / 15).max(50) as u64, |r| {
+        let to_move = if r.chance(50) { Color::White } else { Color::Black };
+        let k = 3 + r.below(4) as u32;
+        let lone = if k % 2 == 1 { to_move.opponent() } else { to_move };
+        let p = sparse_position(r, to_move, lone, 7)?;
+        let width = moves(&p).len();
+        // Not too wide for the brute force at the greater depths.
+        (width <= if k >= 5 { 14 } else { 28 }).then_some((p, k))
+    });
+    assert!(st.cut * 2 > st.judged && st.on_lines > 200, "{st:?}");
+    if cases() >= 3000 {
+        assert!(st.promotion > 0 && st.capture > 0, "{st:?}");
+    }
+}
+
 /// A random sparse position where stalemates are common: the side `lone` has its king and
 /// fewer than `most` pieces near it, the other side its king and up to four pieces anywhere
 /// (lines along the lone king's lines more often than chance: pins).

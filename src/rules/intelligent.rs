@@ -24,6 +24,20 @@
 //! that many moves left; a line whose position has no picture alive cannot end in mate,
 //! and the search does not go on from it.
 //!
+//! A pawn changes file only by capturing, one file per capture, and a piece of the picture
+//! is on the board at the end, so never taken: a pawn of either side may make at most as
+//! many captures on its way as the other side has pieces, its king aside, outside the
+//! picture. The distances of pawns count it (`caps_left`; each pawn is granted all of
+//! them, which never asks more than a line makes), and a capture on the way leaves one
+//! fewer.
+//!
+//! Before the search a mate picture is **closed** (module `closure`): its blockers take
+//! each kind they may have at the end, and each move the mated side still has with the
+//! picture's pieces alone (a blocker taking the checker or stepping out of its line, the
+//! king taking an unprotected guard) is taken away by one more piece, in every way one
+//! piece can, until the picture is a mate of its own, as Popeye's `Intelligent` mode builds
+//! its target positions. Closed, the pictures are far fewer and each asks more moves.
+//!
 //! A **stalemate picture** is the same without the checker: the king on `s` and each
 //! flight guarded or blocked (nothing is asked of `s` itself, a relaxation). The
 //! stalemated side's other pieces must be left without a move too; the pictures account
@@ -97,6 +111,7 @@ use arrayvec::ArrayVec;
 use std::cell::OnceCell;
 use std::sync::{Arc, LazyLock};
 
+mod closure;
 mod complete;
 
 /// A distance too large for any count ("unreachable").
@@ -111,16 +126,24 @@ const K_ANY: u8 = 6;
 const PROMOTED: [u8; 4] = [1, 2, 3, 4];
 /// No piece (in the square-to-piece map).
 const NONE: u8 = u8::MAX;
+/// Capture counts the pawn tables tell apart: 0 to 6, the last meaning "as many as it
+/// likes" (no pawn path has room for more than six).
+const CAPS: usize = 7;
+/// Captures without limit.
+const ANY_CAPS: u8 = CAPS as u8 - 1;
 
 /// Distances on the empty board, computed once.
 struct Tables {
     /// King, queen, rook, bishop, knight: `piece[k][from][to]`.
     piece: Vec<[[u8; 64]; 64]>,
-    /// A pawn that stays a pawn: `pawn[colour][from][to]`.
+    /// A pawn that stays a pawn, making at most `caps` captures on its way:
+    /// `pawn[colour][caps][from][to]`.
     pawn: Vec<[[u8; 64]; 64]>,
-    /// A pawn promoted on its way: `promo[colour][k - 1][from][to]` for queen to knight.
+    /// A pawn promoted on its way: `promo[colour][k - 1][caps][from][to]` for queen to
+    /// knight.
     promo: Vec<[[u8; 64]; 64]>,
-    /// A pawn becoming anything at all (itself included): the least of the above.
+    /// A pawn becoming anything at all (itself included): the least of the above,
+    /// `any[colour][caps][from][to]`.
     any: Vec<[[u8; 64]; 64]>,
     /// The squares strictly between two squares on a line (empty when not on a line).
     between: Vec<[u64; 64]>,
@@ -199,34 +222,37 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             }
         }
     }
-    let mut pawn = vec![[[FAR; 64]; 64]; 2];
-    let mut promo = vec![[[FAR; 64]; 64]; 8];
-    let mut any = vec![[[FAR; 64]; 64]; 2];
+    let mut pawn = vec![[[FAR; 64]; 64]; 2 * CAPS];
+    let mut promo = vec![[[FAR; 64]; 64]; 8 * CAPS];
+    let mut any = vec![[[FAR; 64]; 64]; 2 * CAPS];
     for c in [Color::White, Color::Black] {
         let last = if c == Color::White { 56 } else { 0 };
-        for a in 0..64 {
-            for b in 0..64 {
-                let d = pawn_distance(c, a, b);
-                // A pawn on its last rank is promoted: "stays a pawn" ends before it.
-                let on_last = b / 8 == last / 8;
-                pawn[c.index()][a][b] = if on_last { FAR } else { d };
-            }
-            for (i, &k) in PROMOTED.iter().enumerate() {
+        for caps in 0..CAPS {
+            // A pawn makes at least one capture per file it changes.
+            let capped = |a: usize, b: usize| if (a % 8).abs_diff(b % 8) <= caps { pawn_distance(c, a, b) } else { FAR };
+            let row = c.index() * CAPS + caps;
+            for a in 0..64 {
                 for b in 0..64 {
-                    let mut best = FAR;
-                    for p in last..last + 8 {
-                        let d = pawn_distance(c, a, p).saturating_add(piece[k as usize][p][b]);
-                        best = best.min(d);
+                    // A pawn on its last rank is promoted: "stays a pawn" ends before it.
+                    let on_last = b / 8 == last / 8;
+                    pawn[row][a][b] = if on_last { FAR } else { capped(a, b) };
+                }
+                for (i, &k) in PROMOTED.iter().enumerate() {
+                    for b in 0..64 {
+                        let mut best = FAR;
+                        for p in last..last + 8 {
+                            best = best.min(capped(a, p).saturating_add(piece[k as usize][p][b]));
+                        }
+                        promo[(c.index() * 4 + i) * CAPS + caps][a][b] = best.min(FAR);
                     }
-                    promo[c.index() * 4 + i][a][b] = best.min(FAR);
                 }
-            }
-            for b in 0..64 {
-                let mut best = pawn[c.index()][a][b];
-                for i in 0..4 {
-                    best = best.min(promo[c.index() * 4 + i][a][b]);
+                for b in 0..64 {
+                    let mut best = pawn[row][a][b];
+                    for i in 0..4 {
+                        best = best.min(promo[(c.index() * 4 + i) * CAPS + caps][a][b]);
+                    }
+                    any[row][a][b] = best;
                 }
-                any[c.index()][a][b] = best;
             }
         }
     }
@@ -296,15 +322,16 @@ struct Aim {
     squares: u64,
 }
 
-/// The distance of a piece (colour `c`, kind `now` on `from`) to the nearest square of `aim`.
+/// The distance of a piece (colour `c`, kind `now` on `from`) to the nearest square of `aim`,
+/// a pawn capturing at most `caps` times.
 #[inline]
-fn distance_to(c: Color, now: u8, from: usize, aim: &Aim, castles: &[crate::rules::bound::Castling]) -> u8 {
+fn distance_to(c: Color, now: u8, from: usize, aim: &Aim, castles: &[crate::rules::bound::Castling], caps: u8) -> u8 {
     if aim.squares & aim.squares.wrapping_sub(1) == 0 {
-        return distance(c, now, from, aim.kind, aim.squares.trailing_zeros() as usize & 63, castles);
+        return distance(c, now, from, aim.kind, aim.squares.trailing_zeros() as usize & 63, castles, caps);
     }
     let mut best = FAR;
     for s in Squares(aim.squares) {
-        best = best.min(distance(c, now, from, aim.kind, s.index(), castles));
+        best = best.min(distance(c, now, from, aim.kind, s.index(), castles, caps));
     }
     best
 }
@@ -370,6 +397,9 @@ struct Pic {
     /// The pieces of the picture that may be taken on their square (by the last move of a
     /// complete stalemate picture, `complete.rs`); taking any other piece of `mask` ends it.
     takeable: u64,
+    /// The pieces of the picture other than kings and takeable pieces, per side (mating
+    /// side first): the other side's pawns may not capture them ([`caps_left`]).
+    inpic: [i8; 2],
 }
 
 /// What a position of a help search knows of the pictures: which are alive, with each
@@ -383,18 +413,22 @@ pub struct Plan {
     ids: [u8; 64],
     /// The moves each side has left: the mating side, then the mated one.
     left: [i8; 2],
+    /// The pieces other than kings each side has on the board (mating side first).
+    count: [i8; 2],
 }
 
 /// The distance of a piece of colour `c` and kind `now` (table index) on `from` to kind
-/// `to_kind` on `to`, with `castles` the castlings its side still has (king and rook).
+/// `to_kind` on `to`, with `castles` the castlings its side still has (king and rook); a
+/// pawn may capture at most `caps` times on its way ([`ANY_CAPS`]: as often as it likes).
 #[inline]
-fn distance(c: Color, now: u8, from: usize, to_kind: u8, to: usize, castles: &[crate::rules::bound::Castling]) -> u8 {
+fn distance(c: Color, now: u8, from: usize, to_kind: u8, to: usize, castles: &[crate::rules::bound::Castling], caps: u8) -> u8 {
     let t = &*TABLES;
     if now == K_PAWN {
+        let caps = caps.min(ANY_CAPS) as usize;
         return match to_kind {
-            K_PAWN => t.pawn[c.index()][from][to],
-            K_ANY => t.any[c.index()][from][to],
-            k if (1..=4).contains(&k) => t.promo[c.index() * 4 + k as usize - 1][from][to],
+            K_PAWN => t.pawn[c.index() * CAPS + caps][from][to],
+            K_ANY => t.any[c.index() * CAPS + caps][from][to],
+            k if (1..=4).contains(&k) => t.promo[(c.index() * 4 + k as usize - 1) * CAPS + caps][from][to],
             _ => FAR,
         };
     }
@@ -447,6 +481,9 @@ pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_mov
     if b.overflow {
         return None;
     }
+    if check && let Some(closed) = closure::close(&b) {
+        b.found = closed;
+    }
     let kept = minimal(&b.found, b.king);
     let found: Vec<Vec<Aim>> =
         kept.iter().map(|&i| b.found[i].0.iter().map(|t| Aim { id: t.id, kind: t.kind, squares: 1u64 << t.sq }).collect()).collect();
@@ -465,11 +502,26 @@ fn assemble(b: &Builder, merged: &[Vec<Aim>], takeable: fn(&[Aim]) -> u64, stale
     let mut targets = Vec::new();
     let mut pics = Vec::with_capacity(merged.len());
     let mut alive = Vec::with_capacity(merged.len());
+    let side = |id: u8| (b.pieces[id as usize].0 != b.mating) as usize;
+    let mut count = [0i8; 2];
+    for (id, &(_, kind, _)) in b.pieces.iter().enumerate() {
+        if kind != K_KING {
+            count[side(id as u8)] += 1;
+        }
+    }
     for aims in merged {
+        let takeable = takeable(aims);
+        let mut inpic = [0i8; 2];
+        for a in aims {
+            if b.pieces[a.id as usize].1 != K_KING && takeable & 1u64 << a.id == 0 {
+                inpic[side(a.id)] += 1;
+            }
+        }
         let mut need = [0i32; 2];
         for a in aims {
             let (c, now, from) = b.pieces[a.id as usize];
-            need[(c != b.mating) as usize] += distance_to(c, now, from as usize, a, &b.castles[c.index()]) as i32;
+            let caps = caps_left(count, inpic, side(a.id));
+            need[side(a.id)] += distance_to(c, now, from as usize, a, &b.castles[c.index()], caps) as i32;
         }
         let spare = (b.wa - need[0], b.bm - need[1]);
         if spare.0 < 0 || spare.1 < 0 {
@@ -482,12 +534,24 @@ fn assemble(b: &Builder, merged: &[Vec<Aim>], takeable: fn(&[Aim]) -> u64, stale
             mask: aims.iter().fold(0, |m, a| m | 1u64 << a.id),
             squares: aims.iter().fold(0, |m, a| m | a.squares),
             king: aims.iter().filter(|a| a.id == b.king).fold(0, |m, a| m | a.squares),
-            takeable: takeable(aims),
+            takeable,
+            inpic,
         });
         targets.extend_from_slice(aims);
     }
     let shared = Pictures { color: b.pieces.iter().map(|x| x.0).collect(), mating: b.mating, targets, pics, stalemate };
-    Plan { shared: Arc::new(shared), alive, ids, left: [b.wa as i8, b.bm as i8] }
+    Plan { shared: Arc::new(shared), alive, ids, left: [b.wa as i8, b.bm as i8], count }
+}
+
+/// The captures each pawn of side `side` (0: the mating side, 1: the mated side) may still
+/// make on its way to a picture: one per piece of the other side, its king aside, that is
+/// on the board (`count` per side) and not among the picture's pieces (`inpic` per side),
+/// which stay to the end. A pawn changes file only by capturing, so its distance to a
+/// square counts the captures it needs ([`distance`]); the bound asks each pawn alone for no
+/// more than all of them, which never asks more than a real line makes.
+#[inline]
+fn caps_left(count: [i8; 2], inpic: [i8; 2], side: usize) -> u8 {
+    (count[1 - side] - inpic[1 - side]).clamp(0, ANY_CAPS as i8) as u8
 }
 
 /// The pictures of `found` (each sorted) that hold no other one: a picture holding another
@@ -643,19 +707,38 @@ impl Plan {
         let mating_moves = mover == sh.mating;
         let victim_bit = if victim == NONE { 0 } else { 1u64 << victim };
         let changed_bits = changed.iter().fold(0u64, |m, x| m | 1u64 << x.0);
-        // One piece moved and no castling anywhere (the common case): its change in
-        // distance, per target, looked up in a small memo.
-        let simple = changed.len() == 1 && cb[0].is_empty() && cb[1].is_empty() && ca[0].is_empty() && ca[1].is_empty();
+        // The mover's side (0: the mating side), and the pieces each side has after the move.
+        let ms = !mating_moves as usize;
+        let mut count = self.count;
+        if victim != NONE {
+            count[1 - ms] -= 1;
+        }
+        // A capture leaves the mover's pawns one capture fewer to make ([`caps_left`]): the
+        // squares of its pawns (by identity), whose distances then change too.
+        let mut pawn_at = [NONE; 64];
+        let mut pawns = 0u64;
+        if victim != NONE {
+            for sq in Squares(p.pieces(mover, Kind::Pawn)) {
+                let id = self.ids[sq.index()];
+                if id != NONE && changed_bits & 1u64 << id == 0 {
+                    pawn_at[id as usize] = sq.0;
+                    pawns |= 1u64 << id;
+                }
+            }
+        }
+        // One piece moved, nothing taken and no castling anywhere (the common case): its
+        // change in distance, per target and captures left, looked up in a small memo.
+        let simple = victim == NONE && changed.len() == 1 && cb[0].is_empty() && cb[1].is_empty() && ca[0].is_empty() && ca[1].is_empty();
         let (mid, k0, s0, k1, s1) = changed[0];
         let mc = sh.color[mid as usize];
-        let mut memo: [(u64, u8, i8); 8] = [(0, 0, 0); 8];
-        let mut delta = |t: &Aim| -> i32 {
+        let mut memo: [(u64, u8, u8, i8); 8] = [(0, 0, 0, 0); 8];
+        let mut delta = |t: &Aim, caps: u8| -> i32 {
             let slot = &mut memo[(t.squares.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61) as usize ^ (t.kind as usize & 7)];
-            if slot.0 == t.squares && slot.1 == t.kind {
-                return slot.2 as i32;
+            if slot.0 == t.squares && slot.1 == t.kind && slot.2 == caps {
+                return slot.3 as i32;
             }
-            let d = distance_to(mc, k0, s0 as usize, t, &[]) as i32 - distance_to(mc, k1, s1 as usize, t, &[]) as i32;
-            *slot = (t.squares, t.kind, d as i8);
+            let d = distance_to(mc, k0, s0 as usize, t, &[], caps) as i32 - distance_to(mc, k1, s1 as usize, t, &[], caps) as i32;
+            *slot = (t.squares, t.kind, caps, d as i8);
             d
         };
         let mover_mating = mc == sh.mating;
@@ -666,11 +749,16 @@ impl Plan {
                 continue;
             }
             let (mut sa, mut sm) = (sa as i32, sm as i32);
-            if pic.mask & changed_bits != 0 {
+            // The captures left to the mover's pawns before and after the move, and to the
+            // other side's (unchanged).
+            let (before, after, other) =
+                (caps_left(self.count, pic.inpic, ms), caps_left(count, pic.inpic, ms), caps_left(count, pic.inpic, 1 - ms));
+            let touched = changed_bits | if before != after { pawns } else { 0 };
+            if pic.mask & touched != 0 {
                 let ts = &sh.targets[pic.start as usize..pic.start as usize + pic.len as usize];
                 if simple {
                     if let Some(t) = ts.iter().find(|t| t.id == mid) {
-                        let d = delta(t);
+                        let d = delta(t, before);
                         if mover_mating {
                             sa += d;
                         } else {
@@ -679,18 +767,25 @@ impl Plan {
                     }
                 } else {
                     for t in ts {
-                        if changed_bits & 1u64 << t.id == 0 {
+                        if touched & 1u64 << t.id == 0 {
                             continue;
                         }
-                        if let Some(&(_, k0, s0, k1, s1)) = changed.iter().find(|x| x.0 == t.id) {
-                            let c = sh.color[t.id as usize];
-                            let d0 = distance_to(c, k0, s0 as usize, t, &cb[c.index()]) as i32;
-                            let d1 = distance_to(c, k1, s1 as usize, t, &ca[c.index()]) as i32;
-                            if c == sh.mating {
-                                sa += d0 - d1;
-                            } else {
-                                sm += d0 - d1;
+                        let c = sh.color[t.id as usize];
+                        let (c0, c1) = if c == mover { (before, after) } else { (other, other) };
+                        let (d0, d1) = match changed.iter().find(|x| x.0 == t.id) {
+                            Some(&(_, k0, s0, k1, s1)) => (
+                                distance_to(c, k0, s0 as usize, t, &cb[c.index()], c0) as i32,
+                                distance_to(c, k1, s1 as usize, t, &ca[c.index()], c1) as i32,
+                            ),
+                            None => {
+                                let sq = pawn_at[t.id as usize] as usize;
+                                (distance_to(c, K_PAWN, sq, t, &[], c0) as i32, distance_to(c, K_PAWN, sq, t, &[], c1) as i32)
                             }
+                        };
+                        if c == sh.mating {
+                            sa += d0 - d1;
+                        } else {
+                            sm += d0 - d1;
                         }
                     }
                 }
@@ -719,7 +814,7 @@ impl Plan {
                 }
             });
         }
-        if alive.is_empty() { None } else { Some(Plan { shared: self.shared.clone(), alive, ids, left }) }
+        if alive.is_empty() { None } else { Some(Plan { shared: self.shared.clone(), alive, ids, left, count }) }
     }
 }
 
@@ -894,7 +989,7 @@ impl Fates {
         let mut best = FAR;
         for t in Squares(from) {
             let t = t.index();
-            let d = distance(c, self.kinds[t], t, K_ANY, y, &self.castles[c.index()]);
+            let d = distance(c, self.kinds[t], t, K_ANY, y, &self.castles[c.index()], ANY_CAPS);
             best = best.min(d);
             for n in near.iter_mut().skip((d as usize).max(1) - 1) {
                 *n |= 1u64 << t;
@@ -922,7 +1017,7 @@ impl Fates {
             for x in Squares(self.theirs) {
                 let xi = x.index();
                 let kx = self.kinds[xi];
-                let d = distance(mating, kx, xi, K_ANY, f.sq as usize, &self.castles[mating.index()]);
+                let d = distance(mating, kx, xi, K_ANY, f.sq as usize, &self.castles[mating.index()], ANY_CAPS);
                 if (d as i32) <= self.a_left {
                     let _ = out.try_push((self.ids[xi], kx, xi as u8, d));
                 }
@@ -1006,8 +1101,8 @@ impl Fates {
             // has moved has no castling left; a pawn: nothing is counted).
             let ts = &sh.targets[pic.start as usize..pic.start as usize + pic.len as usize];
             let Some(aim) = ts.iter().find(|t| t.id == x) else { return true };
-            let now = distance_to(sh.mating, kx, from as usize, aim, &[]) as i32;
-            let then = if kx == K_PAWN { 0 } else { distance_to(sh.mating, kx, f.sq as usize, aim, &[]) as i32 };
+            let now = distance_to(sh.mating, kx, from as usize, aim, &[], ANY_CAPS) as i32;
+            let then = if kx == K_PAWN { 0 } else { distance_to(sh.mating, kx, f.sq as usize, aim, &[], ANY_CAPS) as i32 };
             d as i32 + then <= now + sa
         })
     }
@@ -1072,7 +1167,7 @@ impl<'a> Builder<'a> {
                 let mut w = [[0u64; WITHIN]; 7];
                 for (k, row) in w.iter_mut().enumerate() {
                     for s in 0..64 {
-                        let d = distance(c, now, from as usize, k as u8, s, &castles[c.index()]) as usize;
+                        let d = distance(c, now, from as usize, k as u8, s, &castles[c.index()], ANY_CAPS) as usize;
                         if d < FAR as usize {
                             for e in row.iter_mut().skip(d.min(WITHIN - 1)) {
                                 *e |= 1u64 << s;
@@ -1109,8 +1204,13 @@ impl<'a> Builder<'a> {
     }
 
     fn dist(&self, id: u8, kind: u8, sq: usize) -> i32 {
+        self.dist_capped(id, kind, sq, ANY_CAPS)
+    }
+
+    /// [`Self::dist`] for a pawn that may capture at most `caps` times on its way.
+    fn dist_capped(&self, id: u8, kind: u8, sq: usize, caps: u8) -> i32 {
         let (c, now, from) = self.pieces[id as usize];
-        distance(c, now, from as usize, kind, sq, &self.castles[c.index()]) as i32
+        distance(c, now, from as usize, kind, sq, &self.castles[c.index()], caps) as i32
     }
 
     fn run(&mut self) {
@@ -1401,12 +1501,41 @@ mod tests {
                             } else {
                                 dist.get(&(to, to_kind)).copied()
                             };
-                            let got = distance(c, kind, from, to_kind, to, &[]);
+                            let got = distance(c, kind, from, to_kind, to, &[], ANY_CAPS);
                             assert_eq!(got.min(FAR), want.unwrap_or(FAR), "{c:?} kind {kind} {from} -> kind {to_kind} {to}");
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Closing keeps only the pictures that are mates on their own: in the helpmate
+    /// tablebase's `h#9.5` Ka1 Bb1 / Kc1 Qa2 Sb6 Qb7, the raw pictures place blockers that
+    /// would take the checker, check the mating king or step out of their line; closed, far
+    /// fewer are left, each with every piece's kind, and the mate of the solution
+    /// (`Kc7 Bb7 / Ka8 Sa7`) is among them.
+    #[test]
+    fn closing_keeps_the_mates_and_drops_the_rest() {
+        let p = Position::from_fen("8/1q6/1n6/8/8/8/q7/KBk5 w - - 0 1").expect("position");
+        let mut b = Builder::new(&p, Color::Black, 9, 10, true).expect("builder");
+        b.run();
+        assert!(!b.overflow);
+        let raw = b.found.len();
+        let closed = closure::close(&b).expect("closed pictures");
+        assert!(raw > 200 && closed.len() * 5 < raw, "{raw} raw, {} closed", closed.len());
+        assert!(closed.iter().all(|(pic, sa, sm)| *sa >= 0 && *sm >= 0 && pic.iter().all(|t| t.kind != K_ANY)));
+        let id = |sq: u8| b.pieces.iter().position(|x| x.2 == sq).expect("piece") as u8;
+        // White: king a1 (0), bishop b1 (1); Black: king c1 (2), knight b6 (41).
+        let mut want: ArrayVec<Target, 16> = [
+            Target { id: id(0), kind: K_KING, sq: 50 },
+            Target { id: id(1), kind: 3, sq: 49 },
+            Target { id: id(2), kind: K_KING, sq: 56 },
+            Target { id: id(41), kind: 4, sq: 48 },
+        ]
+        .into_iter()
+        .collect();
+        want.sort_unstable();
+        assert!(closed.iter().any(|(pic, _, _)| *pic == want), "{closed:?}");
     }
 }

@@ -414,7 +414,7 @@ impl Complete<'_> {
         if !self.taken && self.a_cap & self.dest != 0 {
             let aim = Aim { id, kind: K_ANY, squares: self.a_cap & self.dest };
             let (col, now, from) = self.b.pieces[id as usize];
-            let d = distance_to(col, now, from as usize, &aim, &self.b.castles[col.index()]) as i32;
+            let d = distance_to(col, now, from as usize, &aim, &self.b.castles[col.index()], super::ANY_CAPS) as i32;
             if d <= left {
                 let saved = self.dest;
                 self.taken = true;
