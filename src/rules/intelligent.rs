@@ -31,12 +31,13 @@
 //! them, which never asks more than a line makes), and a capture on the way leaves one
 //! fewer.
 //!
-//! Before the search a mate picture is **closed** (module `closure`): its blockers take
-//! each kind they may have at the end, and each move the mated side still has with the
-//! picture's pieces alone (a blocker taking the checker or stepping out of its line, the
-//! king taking an unprotected guard) is taken away by one more piece, in every way one
-//! piece can, until the picture is a mate of its own, as Popeye's `Intelligent` mode builds
-//! its target positions. Closed, the pictures are far fewer and each asks more moves.
+//! Before the search a mate or stalemate picture is **closed** (module `closure`): its
+//! blockers take each kind they may have at the end, and each move the mated side still has
+//! with the picture's pieces alone (a blocker taking the checker or stepping out of its
+//! line, the king taking an unprotected guard) is taken away by one more piece, in every
+//! way one piece can, until the picture is a mate (stalemate) of its own, as Popeye's
+//! `Intelligent` mode builds its target positions. Closed, the pictures are far fewer and
+//! each asks more moves.
 //!
 //! A **stalemate picture** is the same without the checker: the king on `s` and each
 //! flight guarded or blocked (nothing is asked of `s` itself, a relaxation). The
@@ -481,7 +482,7 @@ pub fn plan(p: &Position, goal: Goal, mated: Color, mated_moves: u32, mating_mov
     if b.overflow {
         return None;
     }
-    if check && let Some(closed) = closure::close(&b) {
+    if let Some(closed) = closure::close(&b) {
         b.found = closed;
     }
     let kept = minimal(&b.found, b.king);

@@ -1,5 +1,6 @@
-//! Closing a mate picture: every move the mated side has with the picture's pieces alone is
-//! taken away by more pieces, as Popeye's `Intelligent` mode builds its target positions.
+//! Closing a mate or stalemate picture: every move the mated side has with the picture's
+//! pieces alone is taken away by more pieces, as Popeye's `Intelligent` mode builds its
+//! target positions.
 //!
 //! A raw picture (`super` module doc) places the mated king, one checking piece and what
 //! makes each flight no flight, the blockers as pieces of "any kind". Many raw pictures are
@@ -11,7 +12,8 @@
 //! **Closing.** Each blocker first takes each kind it may have at the end (its own; a pawn
 //! may have promoted). Then, with `P` the pieces of the picture alone on the board, the
 //! mated side `M` to move:
-//! - `M`'s king must be in check in `P` (else the branch is dropped);
+//! - for a mate, `M`'s king must be in check in `P` (else the branch is dropped); for a
+//!   stalemate, each piece of `A` attacking it must have a square between to fill;
 //! - no piece of `M` may attack the mating king, unless some square between them is left to
 //!   fill (then a piece must stand there);
 //! - every legal move of `M` in `P` (castling and en passant left aside) must be taken away.
@@ -23,12 +25,13 @@
 //! second check, a guard of the king's new square). Every piece comes from those not yet in
 //! the picture, with a kind it may have at the end, within its side's moves left; the
 //! mating king never stands next to `M`'s king. A picture with nothing left to take away is
-//! a mate on its own, and is kept; so is a picture that has reached the most pieces a
-//! picture holds, as it stands.
+//! a mate (stalemate) on its own, and is kept; so is a picture that has reached the most
+//! pieces a picture holds, as it stands.
 //!
 //! **Why no mate is lost.** Take a mate `M*` a line can end in, and a raw picture `P₀`
 //! contained in it whose checker gives the check in `M*` (the builder makes one for every
-//! mate: the king, a piece checking it in `M*`, and what makes each flight no flight). The
+//! mate: the king, a piece checking it in `M*`, and what makes each flight no flight; for a
+//! stalemate, the king and what makes each flight no flight). The
 //! blockers' kinds of `M*` are among those tried. While `P ⊆ M*` has a legal move `d` of
 //! `M`, `d` is no move in `M*`, and one piece of `M* \ P` alone takes it away: if a square
 //! `d` passes over is filled in `M*`, that piece; if the square `d` goes to holds a piece of
@@ -37,9 +40,10 @@
 //! clear in `P` after `d`: `W` is not in `P` (else `d` were no legal move of `P`), and added
 //! to `P` it attacks the king after `d`. Each of these is one of the extensions tried, so
 //! some branch stays inside `M*` until no move is left, and keeps a picture contained in
-//! `M*`. The branch never loses the check (the checker's line is clear in `M*`), nor has a
-//! piece of `M` attacking the mating king with nothing between (`M*` is a legal position),
-//! nor the two kings side by side. A picture contained in `M*` is alive along every line
+//! `M*`. The branch never loses the check (the checker's line is clear in `M*`), and a
+//! piece attacking a king (`M`'s in a stalemate, `A`'s always: `M*` is a legal position)
+//! has a piece of `M*` between, which is one of the pieces tried there; nor are the two
+//! kings side by side. A picture contained in `M*` is alive along every line
 //! that ends in `M*`, as the count asks only that each of its pieces reach its square.
 
 use super::{Builder, FAR, K_ANY, K_KING, K_PAWN, TABLES, Target, caps_left};
@@ -189,16 +193,30 @@ impl Closer<'_, '_> {
     }
 
     /// The ways to take away each legal move of `M` in the picture, and the squares that
-    /// must be filled between a piece of `M` and the mating king it attacks; `None` when
-    /// the picture can be no mate (no check, or a mating king attacked with nothing to
-    /// fill between).
+    /// must be filled between a piece and the king it attacks (the mating king; in a
+    /// stalemate `M`'s king too); `None` when the picture can be no mate (stalemate): no
+    /// check in a mate, or a king attacked with nothing to fill between.
     fn fixes(&self, bd: &Board) -> Option<Vec<Fixes>> {
         let occ = bd.m | bd.a;
         let (mated, s) = (self.b.mated, bd.s);
-        if !self.a_attacks(bd, s, occ, 0) {
-            return None;
-        }
         let mut out = Vec::new();
+        if self.b.check {
+            if !self.a_attacks(bd, s, occ, 0) {
+                return None;
+            }
+        } else {
+            // Stalemate: each piece of `A` attacking `M`'s king has a square between to fill.
+            for x in Squares(bd.a) {
+                let x = x.index();
+                if attacks(bd.kind[x], self.b.mating, x, occ) & (1u64 << s) != 0 {
+                    let between = if matches!(bd.kind[x], 1..=3) { TABLES.between[x][s] } else { 0 };
+                    if between == 0 {
+                        return None;
+                    }
+                    out.push(Fixes { any: between, own: 0, guard: None });
+                }
+            }
+        }
         if let Some(wk) = bd.a_king {
             for x in Squares(bd.m) {
                 let x = x.index();
