@@ -7,7 +7,10 @@
 //! speed-up, and the whole of `problems/cheskers/` on one thread. The group `battle` solves
 //! each problem of `benches/battle.yaml` (16 long direct, self and reflex problems that Popeye
 //! needs seconds for: sound, cooked and without solution) on one thread and on every core;
-//! `FEERIE_BENCH_BATTLE=NAME` keeps the problems whose title contains NAME.
+//! `FEERIE_BENCH_BATTLE=NAME` keeps the problems whose title contains NAME. The group
+//! `helpmates` solves each problem of `benches/helpmates.yaml` (the deepest helpmate-tablebase
+//! problems, h#9 to h#13, and Popeye's long intelligent-mode examples, h#7, h=5, h=8,
+//! ser-h=14) on one thread and on every core.
 //!
 //! Every iteration checks the solution against the known key or line, so a wrong result can
 //! never produce a speed figure.
@@ -122,7 +125,8 @@ fn comment<'a>(p: &'a Problem, what: &str) -> &'a str {
     p.meta.comments.iter().find_map(|c| c.strip_prefix(&prefix)).unwrap_or_else(|| panic!("document {}: no '{what}' comment", p.document))
 }
 
-/// The verdict a problem of `benches/battle.yaml` must get: its comment `verdict: …`.
+/// The verdict a problem of `benches/battle.yaml` or `benches/helpmates.yaml` must get: its
+/// comment `verdict: …`.
 fn stated_verdict(p: &Problem) -> VerdictKind {
     match comment(p, "verdict") {
         "sound" => VerdictKind::Sound,
@@ -138,6 +142,26 @@ fn bench_battle(c: &mut Criterion) {
     let mut g = c.benchmark_group("battle");
     g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(500));
     for d in load_str(include_str!("battle.yaml"), "benches/battle.yaml") {
+        let Loaded::Ready(p) = d else { panic!("{d:?}") };
+        let name = comment(&p, "bench");
+        if !name.contains(&only) {
+            continue;
+        }
+        let expected = stated_verdict(&p);
+        bench_threads(&mut g, name, &p, expected, cores);
+    }
+    g.finish();
+}
+
+/// The long helpmates of `benches/helpmates.yaml` (group `helpmates`): the deepest
+/// helpmate-tablebase problems and Popeye's longest intelligent-mode examples, on one thread
+/// and on every core; `FEERIE_BENCH_HELP=NAME` keeps those whose name contains NAME.
+fn bench_helpmates(c: &mut Criterion) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let only = std::env::var("FEERIE_BENCH_HELP").unwrap_or_default();
+    let mut g = c.benchmark_group("helpmates");
+    g.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_millis(500));
+    for d in load_str(include_str!("helpmates.yaml"), "benches/helpmates.yaml") {
         let Loaded::Ready(p) = d else { panic!("{d:?}") };
         let name = comment(&p, "bench");
         if !name.contains(&only) {
@@ -168,5 +192,5 @@ fn bench_threads(
     }
 }
 
-criterion_group!(benches, bench, bench_cheskers, bench_battle);
+criterion_group!(benches, bench, bench_cheskers, bench_battle, bench_helpmates);
 criterion_main!(benches);
