@@ -46,12 +46,13 @@
 //! kings side by side. A picture contained in `M*` is alive along every line
 //! that ends in `M*`, as the count asks only that each of its pieces reach its square.
 
-use super::{Builder, FAR, K_ANY, K_KING, K_PAWN, TABLES, Target, caps_left};
+use super::{Builder, FAR, K_ANY, K_KING, K_PAWN, TABLES, Target, WITHIN, caps_left};
 use crate::geometry::{Square, Squares};
 use crate::piece::Color;
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use arrayvec::ArrayVec;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The pieces of one picture, with each side's moves to spare (mating side first).
 pub(super) type Found = (ArrayVec<Target, 16>, i8, i8);
@@ -66,15 +67,42 @@ const MOST_CLOSED: usize = 1 << 18;
 /// moves to spare; `None` when they are too many, or cost too much to work out (the raw
 /// pictures, a looser relaxation, then serve).
 pub(super) fn close(b: &Builder) -> Option<Vec<Found>> {
-    let mut c = Closer { b, out: Vec::new(), seen: HashSet::new(), steps: 0, overflow: false };
-    for (raw, _, _) in &b.found {
-        c.concretise(raw.clone(), 0);
-        if c.overflow {
-            return None;
+    use rayon::prelude::*;
+    let mut count = [0i8; 2];
+    for &(c, kind, _) in &b.pieces {
+        count[(c != b.mating) as usize] += (kind != K_KING) as i8;
+    }
+    let steps = AtomicU64::new(0);
+    // The raw pictures are closed in parallel, a chunk each; the results come back in the
+    // order of the raw pictures, so the plan does not depend on the number of threads.
+    let parts: Vec<Option<Vec<Found>>> = b
+        .found
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut c = Closer { b, count, out: Vec::new(), seen: HashSet::new(), steps: &steps, overflow: false };
+            for (raw, _, _) in chunk {
+                c.concretise(raw.clone(), 0);
+                if c.overflow {
+                    return None;
+                }
+            }
+            Some(c.out)
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for part in parts {
+        for f in part? {
+            if seen.insert(f.0.clone()) {
+                out.push(f);
+            }
         }
     }
-    Some(c.out)
+    (out.len() <= MOST_CLOSED).then_some(out)
 }
+
+/// Raw pictures per task of the parallel closing.
+const CHUNK: usize = 64;
 
 /// One candidate piece: identity, kind at the end, square.
 type Add = (u8, u8, u8);
@@ -92,9 +120,13 @@ struct Fixes {
 
 struct Closer<'b, 'a> {
     b: &'b Builder<'a>,
+    /// The pieces other than kings each side has (mating side first).
+    count: [i8; 2],
     out: Vec<Found>,
+    /// The closed pictures kept (sorted).
     seen: HashSet<ArrayVec<Target, 16>>,
-    steps: u64,
+    /// The steps of all the closers of one plan.
+    steps: &'b AtomicU64,
     overflow: bool,
 }
 
@@ -151,10 +183,7 @@ impl Closer<'_, '_> {
     /// no more than the other side has pieces outside the picture ([`caps_left`]).
     fn need(&self, pic: &[Target]) -> [i32; 2] {
         let side = |id: u8| (self.b.pieces[id as usize].0 != self.b.mating) as usize;
-        let mut count = [0i8; 2];
-        for (id, &(_, kind, _)) in self.b.pieces.iter().enumerate() {
-            count[side(id as u8)] += (kind != K_KING) as i8;
-        }
+        let count = self.count;
         let mut inpic = [0i8; 2];
         for t in pic {
             inpic[side(t.id)] += (self.b.pieces[t.id as usize].1 != K_KING) as i8;
@@ -199,7 +228,7 @@ impl Closer<'_, '_> {
     fn fixes(&self, bd: &Board) -> Option<Vec<Fixes>> {
         let occ = bd.m | bd.a;
         let (mated, s) = (self.b.mated, bd.s);
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(32);
         if self.b.check {
             if !self.a_attacks(bd, s, occ, 0) {
                 return None;
@@ -277,8 +306,8 @@ impl Closer<'_, '_> {
     }
 
     /// The pieces that may take the move of `f` away: identity, kind, square.
-    fn candidates(&self, bd: &Board, used: u64, need: [i32; 2], f: &Fixes) -> Vec<Add> {
-        let mut v = Vec::new();
+    /// Calls `each` with each candidate in turn until it answers `false`.
+    fn candidates(&self, bd: &Board, used: u64, need: [i32; 2], f: &Fixes, mut each: impl FnMut(Add) -> bool) {
         let free = !(bd.m | bd.a);
         let s_ring = king_attacks(Square(bd.s as u8)) | 1u64 << bd.s;
         for id in 0..self.b.pieces.len() as u8 {
@@ -297,25 +326,28 @@ impl Closer<'_, '_> {
                     let from = if k == K_PAWN { pawn_attacks(self.b.mated, Square(t as u8)) } else { attacks(k, c, t, occ) };
                     squares |= from & !not;
                 }
-                squares &= free;
+                if budget < 0 {
+                    continue;
+                }
+                // The squares it can reach in time, from the builder's masks (as precise as
+                // the distances below the masks' limit).
+                squares &= free & self.b.within[id as usize][k as usize][(budget as usize).min(WITHIN - 1)];
                 if now == K_KING && !own {
                     squares &= !s_ring;
                 }
                 for q in Squares(squares) {
-                    let d = self.b.dist(id, k, q.index());
-                    if d < FAR as i32 && d <= budget {
-                        v.push((id, k, q.0));
+                    let d = if budget < WITHIN as i32 - 1 { 0 } else { self.b.dist(id, k, q.index()) };
+                    if d < FAR as i32 && d <= budget && !each((id, k, q.0)) {
+                        return;
                     }
                 }
             }
         }
-        v
     }
 
     /// Closes `pic` (kinds all known, `need` its moves per side): see the module doc.
     fn extend(&mut self, pic: ArrayVec<Target, 16>, need: [i32; 2]) {
-        self.steps += 1;
-        if self.steps > MOST_STEPS || self.out.len() > MOST_CLOSED {
+        if self.steps.fetch_add(1, Ordering::Relaxed) > MOST_STEPS || self.out.len() > MOST_CLOSED {
             self.overflow = true;
             return;
         }
@@ -329,18 +361,31 @@ impl Closer<'_, '_> {
             return;
         }
         let used = pic.iter().fold(0u64, |m, t| m | 1u64 << t.id);
-        let mut best: Option<Vec<Add>> = None;
-        for f in &all {
-            let c = self.candidates(&bd, used, need, f);
-            if best.as_ref().is_none_or(|b| c.len() < b.len()) {
-                let empty = c.is_empty();
-                best = Some(c);
-                if empty {
+        // The move with the fewest ways to take it away (each count stops at the best so
+        // far); none: the picture is no mate.
+        let mut best = (usize::MAX, 0);
+        for (i, f) in all.iter().enumerate() {
+            let mut n = 0;
+            self.candidates(&bd, used, need, f, |_| {
+                n += 1;
+                n < best.0
+            });
+            if n < best.0 {
+                best = (n, i);
+                if n == 0 {
                     return;
+                }
+                if n == 1 {
+                    break;
                 }
             }
         }
-        for (id, k, q) in best.unwrap_or_default() {
+        let mut adds: Vec<Add> = Vec::with_capacity(best.0);
+        self.candidates(&bd, used, need, &all[best.1], |a| {
+            adds.push(a);
+            true
+        });
+        for (id, k, q) in adds {
             let mut next = pic.clone();
             next.push(Target { id, kind: k, sq: q });
             // One more piece that stays: the other side's pawns may capture one less.
