@@ -343,7 +343,7 @@ fn distance_to(c: Color, now: u8, from: usize, aim: &Aim, castles: &[crate::rule
 fn merge(pictures: Vec<Vec<Aim>>, pieces: usize) -> Vec<Vec<Aim>> {
     let mut pictures = pictures;
     for id in 0..pieces as u8 {
-        let mut index: std::collections::HashMap<(Vec<Aim>, u8), usize> = std::collections::HashMap::new();
+        let mut index: std::collections::HashMap<(Vec<Aim>, u8), usize, std::hash::BuildHasherDefault<Mix>> = Default::default();
         let mut out: Vec<Vec<Aim>> = Vec::with_capacity(pictures.len());
         for pic in pictures {
             let Some(at) = pic.iter().position(|a| a.id == id) else {

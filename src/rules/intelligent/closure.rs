@@ -46,7 +46,7 @@
 //! kings side by side. A picture contained in `M*` is alive along every line
 //! that ends in `M*`, as the count asks only that each of its pieces reach its square.
 
-use super::{Builder, FAR, K_ANY, K_KING, K_PAWN, TABLES, Target, WITHIN, caps_left};
+use super::{Builder, FAR, K_ANY, K_KING, K_PAWN, Mix, TABLES, Target, WITHIN, caps_left};
 use crate::geometry::{Square, Squares};
 use crate::piece::Color;
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
@@ -79,9 +79,9 @@ pub(super) fn close(b: &Builder) -> Option<Vec<Found>> {
         .found
         .par_chunks(CHUNK)
         .map(|chunk| {
-            let mut c = Closer { b, count, out: Vec::new(), seen: HashSet::new(), steps: &steps, overflow: false };
-            for (raw, _, _) in chunk {
-                c.concretise(raw.clone(), 0);
+            let mut c = Closer { b, count, out: Vec::new(), seen: Seen::default(), steps: &steps, overflow: false };
+            for (raw, sa, sm) in chunk {
+                c.concretise(raw.clone(), 0, [b.wa - *sa as i32, b.bm - *sm as i32]);
                 if c.overflow {
                     return None;
                 }
@@ -89,7 +89,7 @@ pub(super) fn close(b: &Builder) -> Option<Vec<Found>> {
             Some(c.out)
         })
         .collect();
-    let mut seen = HashSet::new();
+    let mut seen = Seen::default();
     let mut out = Vec::new();
     for part in parts {
         for f in part? {
@@ -100,6 +100,9 @@ pub(super) fn close(b: &Builder) -> Option<Vec<Found>> {
     }
     (out.len() <= MOST_CLOSED).then_some(out)
 }
+
+/// A set of pictures (sorted), hashed cheaply.
+type Seen = HashSet<ArrayVec<Target, 16>, std::hash::BuildHasherDefault<Mix>>;
 
 /// Raw pictures per task of the parallel closing.
 const CHUNK: usize = 64;
@@ -124,7 +127,7 @@ struct Closer<'b, 'a> {
     count: [i8; 2],
     out: Vec<Found>,
     /// The closed pictures kept (sorted).
-    seen: HashSet<ArrayVec<Target, 16>>,
+    seen: Seen,
     /// The steps of all the closers of one plan.
     steps: &'b AtomicU64,
     overflow: bool,
@@ -158,7 +161,9 @@ fn attacks(k: u8, c: Color, q: usize, occ: u64) -> u64 {
 
 impl Closer<'_, '_> {
     /// Each blocker of "any kind" takes each kind it may have at the end; then [`Self::extend`].
-    fn concretise(&mut self, mut pic: ArrayVec<Target, 16>, from: usize) {
+    /// `loose`: what each side needs for `pic` counted with the blockers' least distance
+    /// (any kind) and pawns capturing at will, a lower bound that prunes the kinds early.
+    fn concretise(&mut self, mut pic: ArrayVec<Target, 16>, from: usize, loose: [i32; 2]) {
         let Some(i) = (from..pic.len()).find(|&i| pic[i].kind == K_ANY) else {
             let need = self.need(&pic);
             if need[0] <= self.b.wa && need[1] <= self.b.bm {
@@ -167,12 +172,18 @@ impl Closer<'_, '_> {
             return;
         };
         let t = pic[i];
+        let side = (self.b.pieces[t.id as usize].0 != self.b.mating) as usize;
+        let budget = if side == 0 { self.b.wa } else { self.b.bm };
+        let any = self.b.dist(t.id, K_ANY, t.sq as usize);
         for k in self.b.end_kinds(t.id) {
-            if self.b.dist(t.id, k, t.sq as usize) >= FAR as i32 {
+            let d = self.b.dist(t.id, k, t.sq as usize);
+            let mut l = loose;
+            l[side] += d - any;
+            if d >= FAR as i32 || l[side] > budget {
                 continue;
             }
             pic[i].kind = k;
-            self.concretise(pic.clone(), i + 1);
+            self.concretise(pic.clone(), i + 1, l);
             if self.overflow {
                 return;
             }
