@@ -136,32 +136,28 @@ fn stated_verdict(p: &Problem) -> VerdictKind {
     }
 }
 
+/// The long battle problems of `benches/battle.yaml` (group `battle`), on one thread and on
+/// every core; `FEERIE_BENCH_BATTLE=NAME` keeps those whose name contains NAME.
 fn bench_battle(c: &mut Criterion) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let only = std::env::var("FEERIE_BENCH_BATTLE").unwrap_or_default();
-    let mut g = c.benchmark_group("battle");
-    g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_millis(500));
-    for d in load_str(include_str!("battle.yaml"), "benches/battle.yaml") {
-        let Loaded::Ready(p) = d else { panic!("{d:?}") };
-        let name = comment(&p, "bench");
-        if !name.contains(&only) {
-            continue;
-        }
-        let expected = stated_verdict(&p);
-        bench_threads(&mut g, name, &p, expected, cores);
-    }
-    g.finish();
+    bench_file(c, "battle", include_str!("battle.yaml"), "benches/battle.yaml", "FEERIE_BENCH_BATTLE", 10);
 }
 
 /// The long helpmates of `benches/helpmates.yaml` (group `helpmates`): the deepest
 /// helpmate-tablebase problems and Popeye's longest intelligent-mode examples, on one thread
 /// and on every core; `FEERIE_BENCH_HELP=NAME` keeps those whose name contains NAME.
 fn bench_helpmates(c: &mut Criterion) {
+    bench_file(c, "helpmates", include_str!("helpmates.yaml"), "benches/helpmates.yaml", "FEERIE_BENCH_HELP", 5);
+}
+
+/// Benches each problem of a bench file (`text`, named `file`) in group `group`: its name and
+/// verdict from its comments (`bench: …`, `verdict: …`), those whose name contains the value of
+/// the environment variable `only` kept, `seconds` of measurement each.
+fn bench_file(c: &mut Criterion, group: &str, text: &str, file: &str, only: &str, seconds: u64) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let only = std::env::var("FEERIE_BENCH_HELP").unwrap_or_default();
-    let mut g = c.benchmark_group("helpmates");
-    g.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_millis(500));
-    for d in load_str(include_str!("helpmates.yaml"), "benches/helpmates.yaml") {
+    let only = std::env::var(only).unwrap_or_default();
+    let mut g = c.benchmark_group(group);
+    g.sample_size(10).measurement_time(Duration::from_secs(seconds)).warm_up_time(Duration::from_millis(500));
+    for d in load_str(text, file) {
         let Loaded::Ready(p) = d else { panic!("{d:?}") };
         let name = comment(&p, "bench");
         if !name.contains(&only) {
