@@ -228,25 +228,35 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     let mut any = vec![[[FAR; 64]; 64]; 2 * CAPS];
     for c in [Color::White, Color::Black] {
         let last = if c == Color::White { 56 } else { 0 };
-        for caps in 0..CAPS {
-            // A pawn makes at least one capture per file it changes.
-            let capped = |a: usize, b: usize| if (a % 8).abs_diff(b % 8) <= caps { pawn_distance(c, a, b) } else { FAR };
-            let row = c.index() * CAPS + caps;
-            for a in 0..64 {
-                for b in 0..64 {
-                    // A pawn on its last rank is promoted: "stays a pawn" ends before it.
-                    let on_last = b / 8 == last / 8;
-                    pawn[row][a][b] = if on_last { FAR } else { capped(a, b) };
+        // A pawn makes at least one capture per file it changes: with at most `caps`
+        // captures it reaches the squares (and promotes on those) at most `caps` files away.
+        for a in 0..64 {
+            let to_last: [u8; 8] = std::array::from_fn(|f| pawn_distance(c, a, last + f));
+            for b in 0..64 {
+                // A pawn on its last rank is promoted: "stays a pawn" ends before it.
+                let d = if b / 8 == last / 8 { FAR } else { pawn_distance(c, a, b) };
+                let df = (a % 8).abs_diff(b % 8);
+                for caps in df..CAPS {
+                    pawn[c.index() * CAPS + caps][a][b] = d;
                 }
-                for (i, &k) in PROMOTED.iter().enumerate() {
-                    for b in 0..64 {
-                        let mut best = FAR;
-                        for p in last..last + 8 {
-                            best = best.min(capped(a, p).saturating_add(piece[k as usize][p][b]));
-                        }
-                        promo[(c.index() * 4 + i) * CAPS + caps][a][b] = best.min(FAR);
+            }
+            for (i, &k) in PROMOTED.iter().enumerate() {
+                for b in 0..64 {
+                    // The best by the files the pawn changes, then the least up to each count.
+                    let mut by_files = [FAR; CAPS];
+                    for (f, &d) in to_last.iter().enumerate() {
+                        let df = (a % 8).abs_diff(f).min(CAPS - 1);
+                        by_files[df] = by_files[df].min(d.saturating_add(piece[k as usize][last + f][b]).min(FAR));
+                    }
+                    let mut best = FAR;
+                    for (caps, &d) in by_files.iter().enumerate() {
+                        best = best.min(d);
+                        promo[(c.index() * 4 + i) * CAPS + caps][a][b] = best;
                     }
                 }
+            }
+            for caps in 0..CAPS {
+                let row = c.index() * CAPS + caps;
                 for b in 0..64 {
                     let mut best = pawn[row][a][b];
                     for i in 0..4 {
@@ -1466,6 +1476,51 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The pawn tables with a limit on captures: every distance is the length of a shortest
+    /// path of empty-board moves on which the pawn changes file (captures) at most `caps`
+    /// times before it promotes, found breadth first over (square, kind, captures made).
+    #[test]
+    fn capped_pawn_distances_are_shortest_paths() {
+        for c in [Color::White, Color::Black] {
+            for from in 8..56 {
+                for caps in 0..CAPS {
+                    let mut dist = std::collections::HashMap::new();
+                    dist.insert((from, K_PAWN, 0usize), 0u8);
+                    let mut frontier = vec![(from, K_PAWN, 0usize)];
+                    let mut d = 0;
+                    while !frontier.is_empty() {
+                        d += 1;
+                        let mut next = Vec::new();
+                        for &(s, k, made) in &frontier {
+                            for (t, kt) in steps(c, k, s) {
+                                let made = made + (k == K_PAWN && t % 8 != s % 8) as usize;
+                                if made <= caps
+                                    && let std::collections::hash_map::Entry::Vacant(e) = dist.entry((t, kt, made))
+                                {
+                                    e.insert(d);
+                                    next.push((t, kt, made));
+                                }
+                            }
+                        }
+                        frontier = next;
+                    }
+                    for to in 0..64 {
+                        for to_kind in 1..=K_ANY {
+                            let want = dist
+                                .iter()
+                                .filter(|&(&(t, k, _), _)| t == to && (k == to_kind || to_kind == K_ANY))
+                                .map(|(_, &d)| d)
+                                .min()
+                                .unwrap_or(FAR);
+                            let got = distance(c, K_PAWN, from, to_kind, to, &[], caps as u8);
+                            assert_eq!(got.min(FAR), want, "{c:?} pawn {from} -> kind {to_kind} {to}, {caps} captures");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Every distance of the tables is the length of a shortest path of empty-board moves
