@@ -690,11 +690,144 @@ impl Position {
     pub fn count_moves(&self) -> usize {
         if self.needs_make_test() {
             self.legal_moves().len()
+        } else if self.fairy == 0 && !self.reserve_rule.allows(self.side) {
+            self.count_orthodox()
         } else {
             let mut n = MoveCount(0);
             self.gen_inner(&mut n, true);
             n.0
         }
+    }
+
+    /// [`Position::count_moves`] on a board of orthodox pieces only, without Réserve moves for
+    /// the side to move and with its king on the board: the pieces are taken kind by kind
+    /// from their bitboards, the pawns' pushes and captures counted for all unpinned pawns at
+    /// once, and each pinned piece alone, inside the line of its pin.
+    fn count_orthodox(&self) -> usize {
+        const FILE_A: u64 = 0x0101_0101_0101_0101;
+        const FILE_H: u64 = FILE_A << 7;
+        let t = tables();
+        let us = self.side;
+        let them = us.opponent();
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[them.index()];
+        let occ = own | enemy;
+        let kk = &self.by_kind;
+        let Some(k) = self.king(us) else { return 0 };
+        let kbit = 1u64 << k.0;
+        let occ_wo = occ & !kbit;
+        let mut n = 0usize;
+        for to in Squares(t.king[k.index()] & !own) {
+            if !self.attacked_by(to, them, occ_wo) {
+                n += 1;
+            }
+        }
+        let checkers = self.checkers(k, them);
+        if checkers & (checkers.wrapping_sub(1)) != 0 {
+            return n;
+        }
+        let mask = if checkers == 0 { !own } else { checkers | t.between[k.index()][checkers.trailing_zeros() as usize] };
+        let promos = self.promotions.count_ones() as usize;
+        let pawns = kk[Kind::Pawn as usize] & own;
+        let diag = kk[Kind::Bishop as usize] | kk[Kind::Queen as usize];
+        let orth = kk[Kind::Rook as usize] | kk[Kind::Queen as usize];
+        let (promo_rank, third) = match us {
+            Color::White => (RANK_8, 0xFFu64 << 16),
+            Color::Black => (RANK_1, 0xFFu64 << 40),
+        };
+        // Pinned pieces: each moves only on the squares from its king to its pinner.
+        let mut pinned = 0u64;
+        let snipers = (rook_attacks(k, 0) & orth | bishop_attacks(k, 0) & diag) & enemy;
+        for s in Squares(snipers) {
+            let between = t.between[k.index()][s.index()];
+            let b = between & occ;
+            if b & b.wrapping_sub(1) != 0 || b & own == 0 {
+                continue;
+            }
+            pinned |= b;
+            let from = Square(b.trailing_zeros() as u8);
+            let ray = (between | (1u64 << s.0)) & mask;
+            let targets = match self.mailbox[from.index()].map_or(Kind::King, |p| p.kind) {
+                Kind::Bishop => bishop_attacks(from, occ) & ray,
+                Kind::Rook => rook_attacks(from, occ) & ray,
+                Kind::Queen => (bishop_attacks(from, occ) | rook_attacks(from, occ)) & ray,
+                Kind::Pawn => {
+                    let mut m = t.pawn[us.index()][from.index()] & enemy;
+                    let one = if us == Color::White { b << 8 } else { b >> 8 };
+                    if one & occ == 0 {
+                        m |= one;
+                        if one & third != 0 {
+                            let two = if us == Color::White { one << 8 } else { one >> 8 };
+                            m |= two & !occ;
+                        }
+                    }
+                    let m = m & ray;
+                    n += (m & promo_rank).count_ones() as usize * promos;
+                    m & !promo_rank
+                }
+                _ => 0,
+            };
+            n += targets.count_ones() as usize;
+        }
+        let free = own & !pinned;
+        for from in Squares(kk[Kind::Knight as usize] & free) {
+            n += (t.knight[from.index()] & mask).count_ones() as usize;
+        }
+        for from in Squares(diag & free) {
+            n += (bishop_attacks(from, occ) & mask).count_ones() as usize;
+        }
+        for from in Squares(orth & free) {
+            n += (rook_attacks(from, occ) & mask).count_ones() as usize;
+        }
+        // Unpinned pawns, all at once.
+        let p = pawns & !pinned;
+        let (one, two, left, right) = match us {
+            Color::White => {
+                let one = (p << 8) & !occ;
+                (one, ((one & third) << 8) & !occ, ((p & !FILE_A) << 7) & enemy, ((p & !FILE_H) << 9) & enemy)
+            }
+            Color::Black => {
+                let one = (p >> 8) & !occ;
+                (one, ((one & third) >> 8) & !occ, ((p & !FILE_H) >> 7) & enemy, ((p & !FILE_A) >> 9) & enemy)
+            }
+        };
+        for set in [one, two, left, right] {
+            let set = set & mask;
+            n += (set & !promo_rank).count_ones() as usize + (set & promo_rank).count_ones() as usize * promos;
+        }
+        if let Some(ep) = self.ep {
+            for from in Squares(t.pawn[them.index()][ep.index()] & pawns) {
+                if self.legal_after(Move::EnPassant { from, to: ep }) {
+                    n += 1;
+                }
+            }
+        }
+        let rights = self.castling
+            & match us {
+                Color::White => castle::WK | castle::WQ,
+                Color::Black => castle::BK | castle::BQ,
+            };
+        if rights != 0 && checkers == 0 {
+            let base = if us == Color::White { 0u8 } else { 56 };
+            for (bit, rook_file) in [(castle::WK | castle::BK, 7u8), (castle::WQ | castle::BQ, 0u8)] {
+                if rights & bit == 0 {
+                    continue;
+                }
+                let rook = Square(base + rook_file);
+                if t.between[k.index()][rook.index()] & occ != 0 {
+                    continue;
+                }
+                let (kto, cross) = castle_squares(k, rook);
+                if self.attacked_by(cross, them, occ_wo | (1u64 << cross.0)) {
+                    continue;
+                }
+                if self.attacked_by(kto, them, (occ_wo | (1u64 << kto.0)) & !(1u64 << rook.0) | (1u64 << cross.0)) {
+                    continue;
+                }
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Whether the side to move has at least one legal move.
