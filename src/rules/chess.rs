@@ -202,31 +202,38 @@ struct Magic {
     offset: usize,
 }
 
+/// The fixed tables of chess move generation, all filled at compile time (no lazy
+/// initialisation to test on every access, no pointer to follow).
 struct Tables {
     knight: [u64; 64],
     king: [u64; 64],
     pawn: [[u64; 64]; 2],
     leap: [[u64; 64]; Kind::COUNT],
-    rook: Vec<Magic>,
-    bishop: Vec<Magic>,
-    between: Vec<[u64; 64]>,
-    line: Vec<[u64; 64]>,
+    rook: [Magic; 64],
+    bishop: [Magic; 64],
+    between: [[u64; 64]; 64],
+    line: [[u64; 64]; 64],
 }
 
-fn leap_table(a: i32, b: i32) -> [u64; 64] {
+/// The squares a leaper by `(a, b)` reaches from each square.
+const fn leap_table(a: i32, b: i32) -> [u64; 64] {
     let mut t = [0u64; 64];
-    for (s, slot) in t.iter_mut().enumerate() {
+    let mut s = 0;
+    while s < 64 {
         let (f, r) = ((s % 8) as i32, (s / 8) as i32);
-        for &(x, y) in &[(a, b), (b, a)] {
-            for sx in [1, -1] {
-                for sy in [1, -1] {
-                    let (nf, nr) = (f + x * sx, r + y * sy);
-                    if (0..8).contains(&nf) && (0..8).contains(&nr) {
-                        *slot |= 1u64 << (nr * 8 + nf);
-                    }
-                }
+        let pairs = [(a, b), (b, a)];
+        let mut i = 0;
+        while i < 8 {
+            let (x, y) = pairs[i / 4];
+            let sx = if i & 1 == 0 { 1 } else { -1 };
+            let sy = if i & 2 == 0 { 1 } else { -1 };
+            let (nf, nr) = (f + x * sx, r + y * sy);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                t[s] |= 1u64 << (nr * 8 + nf);
             }
+            i += 1;
         }
+        s += 1;
     }
     t
 }
@@ -234,15 +241,28 @@ fn leap_table(a: i32, b: i32) -> [u64; 64] {
 /// The masks, multipliers, shifts and offsets of a slider's magics, in the layout of
 /// [`fill_magics`] starting at `offset` (the table itself, [`MAGIC_ATTACKS`], was filled by
 /// `build.rs`).
-fn magic_entries(dirs: &[(i32, i32)], magics: &[u64; 64], offset: &mut usize) -> Vec<Magic> {
-    let mut out = Vec::with_capacity(64);
-    for (s, &magic) in (0..64u8).zip(magics) {
-        let mask = relevant_mask(s, dirs);
+const fn magic_entries(dirs: &[(i32, i32)], magics: &[u64; 64], mut offset: usize) -> [Magic; 64] {
+    let mut out = [const { Magic { mask: 0, magic: 0, shift: 0, offset: 0 } }; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mask = relevant_mask(s as u8, dirs);
         let bits = mask.count_ones();
-        out.push(Magic { mask, magic, shift: 64 - bits, offset: *offset });
-        *offset += 1usize << bits;
+        out[s] = Magic { mask, magic: magics[s], shift: 64 - bits, offset };
+        offset += 1usize << bits;
+        s += 1;
     }
     out
+}
+
+/// The size of a slider's part of [`MAGIC_ATTACKS`].
+const fn magic_table_len(dirs: &[(i32, i32)]) -> usize {
+    let mut n = 0;
+    let mut s = 0;
+    while s < 64 {
+        n += 1usize << relevant_mask(s, dirs).count_ones();
+        s += 1;
+    }
+    n
 }
 
 /// The castling rights a move from or to each square takes away.
@@ -257,15 +277,41 @@ const CASTLE_MASK: [u8; 64] = {
     m
 };
 
-static TABLES: LazyLock<Box<Tables>> = LazyLock::new(|| {
-    let mut offset = 0;
-    let rook = magic_entries(&ROOK_DIRS, &ROOK_MAGICS, &mut offset);
-    let bishop = magic_entries(&BISHOP_DIRS, &BISHOP_MAGICS, &mut offset);
+/// `(between, line)`: the squares strictly between two squares on a queen line, and the whole
+/// line through both (zero for squares on no common line).
+const fn lines() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
+    let mut between = [[0u64; 64]; 64];
+    let mut line = [[0u64; 64]; 64];
+    let dirs = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+    let mut a = 0u8;
+    while a < 64 {
+        let mut i = 0;
+        while i < 8 {
+            let (dx, dy) = dirs[i];
+            let ray = slide(a, 0, &[(dx, dy)]);
+            let full = ray | slide(a, 0, &[(-dx, -dy)]) | (1u64 << a);
+            let mut rest = ray;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                line[a as usize][b as usize] = full;
+                between[a as usize][b as usize] = ray & slide(b, 0, &[(-dx, -dy)]);
+            }
+            i += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+const fn pawn_table() -> [[u64; 64]; 2] {
     let mut pawn = [[0u64; 64]; 2];
-    for s in 0..64usize {
+    let mut s = 0;
+    while s < 64 {
         let (f, r) = ((s % 8) as i32, (s / 8) as i32);
-        for df in [-1, 1] {
-            if (0..8).contains(&(f + df)) {
+        let mut df = -1;
+        while df <= 1 {
+            if f + df >= 0 && f + df < 8 {
                 if r < 7 {
                     pawn[0][s] |= 1u64 << ((r + 1) * 8 + f + df);
                 }
@@ -273,43 +319,38 @@ static TABLES: LazyLock<Box<Tables>> = LazyLock::new(|| {
                     pawn[1][s] |= 1u64 << ((r - 1) * 8 + f + df);
                 }
             }
+            df += 2;
         }
+        s += 1;
     }
+    pawn
+}
+
+static TABLES: Tables = {
+    let (between, line) = lines();
     let mut leap = [[0u64; 64]; Kind::COUNT];
     leap[Kind::Camel as usize] = leap_table(1, 3);
     leap[Kind::Zebra as usize] = leap_table(2, 3);
     leap[Kind::Giraffe as usize] = leap_table(1, 4);
-    let mut between = vec![[0u64; 64]; 64];
-    let mut line = vec![[0u64; 64]; 64];
-    for a in 0..64u8 {
-        for &(dx, dy) in ROOK_DIRS.iter().chain(BISHOP_DIRS.iter()) {
-            let ray = slide(a, 0, &[(dx, dy)]);
-            let full = ray | slide(a, 0, &[(-dx, -dy)]) | (1u64 << a);
-            for b in Squares(ray) {
-                line[a as usize][b.index()] = full;
-                between[a as usize][b.index()] = ray & slide(b.0, 0, &[(-dx, -dy)]);
-            }
-        }
+    let a = leap_table(1, 0);
+    let b = leap_table(1, 1);
+    let mut king = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        king[i] = a[i] | b[i];
+        i += 1;
     }
-    Box::new(Tables {
+    Tables {
         knight: leap_table(1, 2),
-        king: {
-            let a = leap_table(1, 0);
-            let b = leap_table(1, 1);
-            let mut k = [0u64; 64];
-            for i in 0..64 {
-                k[i] = a[i] | b[i];
-            }
-            k
-        },
-        pawn,
+        king,
+        pawn: pawn_table(),
         leap,
-        rook,
-        bishop,
+        rook: magic_entries(&ROOK_DIRS, &ROOK_MAGICS, 0),
+        bishop: magic_entries(&BISHOP_DIRS, &BISHOP_MAGICS, magic_table_len(&ROOK_DIRS)),
         between,
         line,
-    })
-});
+    }
+};
 
 #[inline(always)]
 fn tables() -> &'static Tables {

@@ -4,13 +4,16 @@
 // and offsets (and its tests, to fill the table again and compare).
 
 /// The squares a slider on `s` reaches along `dirs` with `occ` occupied (each ray up to and
-/// including its first occupied square).
-fn slide(s: u8, occ: u64, dirs: &[(i32, i32)]) -> u64 {
+/// including its first occupied square). A `const fn`, so that the tables built from it are
+/// filled at compile time.
+const fn slide(s: u8, occ: u64, dirs: &[(i32, i32)]) -> u64 {
     let mut b = 0;
     let (f, r) = ((s % 8) as i32, (s / 8) as i32);
-    for &(dx, dy) in dirs {
+    let mut i = 0;
+    while i < dirs.len() {
+        let (dx, dy) = dirs[i];
         let (mut x, mut y) = (f + dx, r + dy);
-        while (0..8).contains(&x) && (0..8).contains(&y) {
+        while x >= 0 && x < 8 && y >= 0 && y < 8 {
             let t = (y * 8 + x) as u8;
             b |= 1u64 << t;
             if occ & (1u64 << t) != 0 {
@@ -19,6 +22,7 @@ fn slide(s: u8, occ: u64, dirs: &[(i32, i32)]) -> u64 {
             x += dx;
             y += dy;
         }
+        i += 1;
     }
     b
 }
@@ -71,16 +75,19 @@ const BISHOP_MAGICS: [u64; 64] = [
 
 /// The relevant occupancy of a slider on `s` along `dirs`: its rays without their last
 /// square, which blocks nothing beyond it.
-fn relevant_mask(s: u8, dirs: &[(i32, i32)]) -> u64 {
+const fn relevant_mask(s: u8, dirs: &[(i32, i32)]) -> u64 {
     let (f, r) = ((s % 8) as i32, (s / 8) as i32);
     let mut mask = 0u64;
-    for &(dx, dy) in dirs {
+    let mut i = 0;
+    while i < dirs.len() {
+        let (dx, dy) = dirs[i];
         let (mut x, mut y) = (f + dx, r + dy);
-        while (0..8).contains(&(x + dx)) && (0..8).contains(&(y + dy)) {
+        while x + dx >= 0 && x + dx < 8 && y + dy >= 0 && y + dy < 8 {
             mask |= 1u64 << (y * 8 + x);
             x += dx;
             y += dy;
         }
+        i += 1;
     }
     mask
 }
