@@ -142,6 +142,9 @@ pub enum PositionError {
     /// Too many pieces or too big a reserve for the move list.
     #[error("position too rich: up to {0} moves in one position, more than feerie handles ({MAX_MOVES})")]
     TooRich(usize),
+    /// More pieces of one kind in a reserve than a reserve holds ([`MAX_RESERVE`]).
+    #[error("{0}: more than {MAX_RESERVE} of one kind in reserve")]
+    ReserveFull(String),
     /// Malformed FEN.
     #[error("bad FEN: {0}")]
     Fen(String),
@@ -224,11 +227,69 @@ pub fn castle_squares(king: Square, rook: Square) -> (Square, Square) {
 /// Number of orthodox kinds (king, queen, rook, bishop, knight, pawn: the first six kinds).
 pub(crate) const ORTHODOX_KINDS: usize = 6;
 
+/// The pieces by square, one byte a square (64 bytes, where `[Option<Piece>; 64]` takes 128:
+/// the position is copied at every move): 0 for an empty square, else the kind's index plus
+/// one, with the colour in the top bit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mailbox([u8; 64]);
+
+/// What each byte of a [`Mailbox`] holds.
+static MAILBOX_DECODE: [Option<Piece>; 256] = {
+    assert!(Kind::COUNT < 127, "a kind's index plus one fits in seven bits");
+    let mut t = [None; 256];
+    let mut i = 0;
+    while i < Kind::COUNT {
+        t[i + 1] = Some(Piece::new(Color::White, Kind::ALL[i]));
+        t[(i + 1) | 0x80] = Some(Piece::new(Color::Black, Kind::ALL[i]));
+        i += 1;
+    }
+    t
+};
+
+impl Mailbox {
+    /// No piece on the board.
+    pub(crate) const EMPTY: Mailbox = Mailbox([0; 64]);
+
+    /// The piece on square `i` (below 64).
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> Option<Piece> {
+        MAILBOX_DECODE[self.0[i & 63] as usize]
+    }
+
+    /// Puts `p` (or nothing) on square `i`.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, i: usize, p: Option<Piece>) {
+        self.0[i & 63] = match p {
+            None => 0,
+            Some(p) => (p.kind as u8 + 1) | ((p.color as u8) << 7),
+        };
+    }
+
+    /// Empties square `i`, returning what stood there.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, i: usize) -> Option<Piece> {
+        let p = self.get(i);
+        self.0[i & 63] = 0;
+        p
+    }
+
+    /// The squares' contents in square order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Option<Piece>> + '_ {
+        self.0.iter().map(|&b| MAILBOX_DECODE[b as usize])
+    }
+}
+
+impl std::fmt::Debug for Mailbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter().enumerate().filter_map(|(i, p)| p.map(|p| (i, p)))).finish()
+    }
+}
+
 /// A chess position. `Copy`, so that the search can copy-make.
 #[derive(Clone, Copy, Debug)]
 #[repr(align(64))]
 pub struct Position {
-    pub(crate) mailbox: [Option<Piece>; 64],
+    pub(crate) mailbox: Mailbox,
     pub(crate) by_color: [u64; 2],
     /// Bitboards of the six orthodox kinds (fairy pieces are found through `fairy` and the
     /// mailbox: keeping the position small keeps copy-make cheap).
@@ -241,7 +302,7 @@ pub struct Position {
     pub(crate) ep: Option<Square>,
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
-    pub(crate) reserves: [[u8; Kind::CHESS_COUNT]; 2],
+    pub(crate) reserves: Reserves,
     pub(crate) reserve_rule: ReserveRule,
     /// Whether the Réserve moves into reserve (`Put`) are generated (see
     /// [`Position::set_puts_enabled`]).
@@ -331,8 +392,33 @@ const fn zobrist_keys() -> Zobrist {
 
 pub(crate) static ZOBRIST: Zobrist = zobrist_keys();
 
-/// Most pieces of one kind a reserve holds (keeps the hash keys finite).
-pub const MAX_RESERVE: u8 = 31;
+/// Most pieces of one kind a reserve holds: a side has at most 15 pieces besides its king,
+/// and a [`Reserves`] keeps each count in four bits.
+pub const MAX_RESERVE: u8 = 15;
+
+/// Both sides' reserves (Échecs Réserve): per kind of the chess rule system, White's count in
+/// the low four bits of a byte and Black's in the high four (19 bytes where two arrays of
+/// counts took 38: the position is copied at every move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reserves([u8; Kind::CHESS_COUNT]);
+
+impl Reserves {
+    /// Nothing in reserve.
+    pub(crate) const EMPTY: Reserves = Reserves([0; Kind::CHESS_COUNT]);
+
+    /// How many pieces of the kind with index `k` colour `c` (0 White, 1 Black) holds.
+    #[inline(always)]
+    pub(crate) fn get(&self, c: usize, k: usize) -> u8 {
+        (self.0[k] >> (4 * (c & 1))) & 15
+    }
+
+    /// Sets that count to `n` (at most [`MAX_RESERVE`]).
+    #[inline(always)]
+    pub(crate) fn set(&mut self, c: usize, k: usize, n: u8) {
+        let shift = 4 * (c & 1);
+        self.0[k] = (self.0[k] & !(15 << shift)) | ((n & 15) << shift);
+    }
+}
 
 const SQ_NAMES: [&str; 64] = [
     "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "a3", "b3", "c3", "d3", "e3", "f3",
@@ -386,7 +472,7 @@ impl Position {
     /// An empty board, White to move, no rights.
     pub fn empty() -> Position {
         Position {
-            mailbox: [None; 64],
+            mailbox: Mailbox::EMPTY,
             by_color: [0; 2],
             by_kind: [0; ORTHODOX_KINDS],
             side: Color::White,
@@ -395,7 +481,7 @@ impl Position {
             ep: None,
             halfmove: 0,
             fullmove: 1,
-            reserves: [[0; Kind::CHESS_COUNT]; 2],
+            reserves: Reserves::EMPTY,
             reserve_rule: ReserveRule::default(),
             puts: true,
             promotions: (1 << Kind::Queen as u32) | (1 << Kind::Rook as u32) | (1 << Kind::Bishop as u32) | (1 << Kind::Knight as u32),
@@ -413,7 +499,7 @@ impl Position {
             if s.index() >= 64 {
                 return Err(PositionError::Occupied(format!("square #{}", s.0)));
             }
-            if p.mailbox[s.index()].is_some() {
+            if p.mailbox.get(s.index()).is_some() {
                 return Err(PositionError::Occupied(sq_name(s).into()));
             }
             if !piece.kind.in_chess() {
@@ -439,11 +525,11 @@ impl Position {
                 if !k.in_chess() {
                     return Err(PositionError::FairyKind(format!("{k:?} in reserve")));
                 }
-                let slot = &mut p.reserves[c.index()][k.index()];
-                if *slot >= MAX_RESERVE {
-                    return Err(PositionError::TooRich(MAX_RESERVE as usize));
+                let n = p.reserves.get(c.index(), k.index());
+                if n >= MAX_RESERVE {
+                    return Err(PositionError::ReserveFull(format!("{} {k:?}", c.name())));
                 }
-                *slot += 1;
+                p.reserves.set(c.index(), k.index(), n + 1);
             }
         }
         p.reserve_rule = setup.reserve_rule;
@@ -455,7 +541,8 @@ impl Position {
         // Fairy kinds on the board or in a reserve are promotion choices too.
         for &k in Kind::CHESS {
             if !k.is_orthodox()
-                && (p.pieces(Color::White, k) | p.pieces(Color::Black, k) != 0 || p.reserves[0][k.index()] + p.reserves[1][k.index()] > 0)
+                && (p.pieces(Color::White, k) | p.pieces(Color::Black, k) != 0
+                    || p.reserves.get(0, k.index()) + p.reserves.get(1, k.index()) > 0)
             {
                 p.promotions |= 1 << k as u32;
             }
@@ -467,8 +554,8 @@ impl Position {
             (castle::BQ, 'q', 60, 56, Color::Black),
         ] {
             if setup.castling & bit != 0 {
-                let ok = p.mailbox[king as usize] == Some(Piece::new(kind_ok, Kind::King))
-                    && p.mailbox[rook as usize] == Some(Piece::new(kind_ok, Kind::Rook));
+                let ok = p.mailbox.get(king as usize) == Some(Piece::new(kind_ok, Kind::King))
+                    && p.mailbox.get(rook as usize) == Some(Piece::new(kind_ok, Kind::Rook));
                 if !ok {
                     return Err(PositionError::BadCastling(ch));
                 }
@@ -485,9 +572,9 @@ impl Position {
             let them = p.side.opponent();
             let ok = ep.0 < 64
                 && ep.0 / 8 == rank
-                && p.mailbox[pawn_sq as usize] == Some(Piece::new(them, Kind::Pawn))
-                && p.mailbox[ep.index()].is_none()
-                && p.mailbox[from_sq as usize].is_none();
+                && p.mailbox.get(pawn_sq as usize) == Some(Piece::new(them, Kind::Pawn))
+                && p.mailbox.get(ep.index()).is_none()
+                && p.mailbox.get(from_sq as usize).is_none();
             if !ok {
                 return Err(PositionError::BadEnPassant(sq_name(ep).into()));
             }
@@ -533,12 +620,12 @@ impl Position {
                 }
             };
             for s in Squares(self.by_color[c.index()]) {
-                if let Some(p) = self.mailbox[s.index()] {
+                if let Some(p) = self.mailbox.get(s.index()) {
                     add(p.kind, 1);
                 }
             }
             for &k in Kind::CHESS {
-                add(k, self.reserves[c.index()][k.index()] as usize);
+                add(k, self.reserves.get(c.index(), k.index()) as usize);
             }
             let pawns = kinds & (1 << Kind::Pawn as u32) != 0;
             if pawns {
@@ -579,7 +666,7 @@ impl Position {
     #[inline(always)]
     pub(crate) fn put_piece(&mut self, s: Square, p: Piece) {
         let b = 1u64 << s.0;
-        self.mailbox[s.index()] = Some(p);
+        self.mailbox.set(s.index(), Some(p));
         self.by_color[p.color.index()] |= b;
         if p.kind.is_orthodox() {
             self.by_kind[p.kind.index()] |= b;
@@ -591,7 +678,7 @@ impl Position {
 
     #[inline(always)]
     pub(crate) fn remove_piece(&mut self, s: Square) -> Option<Piece> {
-        let p = self.mailbox[s.index()].take()?;
+        let p = self.mailbox.take(s.index())?;
         let b = !(1u64 << s.0);
         self.by_color[p.color.index()] &= b;
         if p.kind.is_orthodox() {
@@ -620,7 +707,7 @@ impl Position {
         }
         for c in 0..2 {
             for k in 0..Kind::CHESS_COUNT {
-                let n = self.reserves[c][k] as usize;
+                let n = self.reserves.get(c, k) as usize;
                 if n > 0 {
                     h ^= z.reserve[c][k][n];
                 }
@@ -642,7 +729,7 @@ impl Position {
     /// The piece on a square.
     #[inline(always)]
     pub fn piece_at(&self, s: Square) -> Option<Piece> {
-        self.mailbox[s.index()]
+        self.mailbox.get(s.index())
     }
     /// Squares of one colour's pieces.
     #[inline(always)]
@@ -662,7 +749,7 @@ impl Position {
         } else {
             let mut b = 0;
             for s in crate::geometry::Squares(self.by_color[c.index()] & self.fairy) {
-                if self.mailbox[s.index()].is_some_and(|p| p.kind == k) {
+                if self.mailbox.get(s.index()).is_some_and(|p| p.kind == k) {
                     b |= 1u64 << s.0;
                 }
             }
@@ -685,7 +772,7 @@ impl Position {
     }
     /// How many pieces of kind `k` colour `c` holds in reserve.
     pub fn reserve_count(&self, c: Color, k: Kind) -> u8 {
-        self.reserves[c.index()].get(k.index()).copied().unwrap_or(0)
+        if k.index() < Kind::CHESS_COUNT { self.reserves.get(c.index(), k.index()) } else { 0 }
     }
     /// The Réserve condition in force.
     pub fn reserve_rule(&self) -> ReserveRule {
@@ -734,14 +821,14 @@ impl Position {
     pub fn to_setup(&self) -> Setup {
         let mut pieces = Vec::new();
         for i in 0..64u8 {
-            if let Some(p) = self.mailbox[i as usize] {
+            if let Some(p) = self.mailbox.get(i as usize) {
                 pieces.push((Square(i), p));
             }
         }
         let mut reserves = [Vec::new(), Vec::new()];
         for c in 0..2 {
             for &k in Kind::CHESS {
-                for _ in 0..self.reserves[c][k.index()] {
+                for _ in 0..self.reserves.get(c, k.index()) {
                     reserves[c].push(k);
                 }
             }
@@ -775,6 +862,36 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_mailbox_and_the_reserves_keep_what_is_put_in() {
+        let mut m = Mailbox::EMPTY;
+        for (i, &k) in Kind::ALL.iter().enumerate() {
+            for c in Color::BOTH {
+                let s = (i * 2 + c.index()) % 64;
+                m.set(s, Some(Piece::new(c, k)));
+                assert_eq!(m.get(s), Some(Piece::new(c, k)));
+                assert_eq!(m.take(s), Some(Piece::new(c, k)));
+                assert_eq!(m.get(s), None);
+            }
+        }
+        let mut r = Reserves::EMPTY;
+        for k in 0..Kind::CHESS_COUNT {
+            for n in 0..=MAX_RESERVE {
+                r.set(0, k, n);
+                r.set(1, k, MAX_RESERVE - n);
+                assert_eq!((r.get(0, k), r.get(1, k)), (n, MAX_RESERVE - n));
+            }
+        }
+        let mut setup = Setup {
+            pieces: vec![(Square(4), Piece::new(Color::White, Kind::King)), (Square(60), Piece::new(Color::Black, Kind::King))],
+            ..Default::default()
+        };
+        setup.reserves[1] = vec![Kind::Queen; MAX_RESERVE as usize + 1];
+        assert!(matches!(Position::from_setup(&setup), Err(PositionError::ReserveFull(_))));
+        setup.reserves[1].pop();
+        assert_eq!(Position::from_setup(&setup).map(|p| p.reserve_count(Color::Black, Kind::Queen)), Ok(MAX_RESERVE));
+    }
 
     #[test]
     fn pawn_attackers_are_the_other_colours_pawn_attacks() {
