@@ -1011,3 +1011,21 @@ fn the_plan_never_cuts_a_series_stalemate() {
         assert!(st.promotion > 0 && st.capture > 0, "{st:?}");
     }
 }
+
+/// A stalemate in which a piece of the stalemated side stays where it is and another of its
+/// pieces moves onto the last square it could go to (`h=2`: 1.f4-f3+ Ke2-d2 2.f3-f2 Kd2-c2,
+/// after which the knight on h1 has f2 and g3 filled by its own pawns; White has no move to
+/// spare, so nothing is taken on the way): the plans must
+/// count that filling move (`Fates` in `src/rules/intelligent.rs`, "each hole filled")
+/// and keep the line, at every depth from which it is followed.
+#[test]
+fn the_plan_keeps_a_stalemate_whose_last_square_is_filled() {
+    let p = Position::from_fen("8/8/8/8/5p2/6p1/p3K1P1/k4N1n b - - 0 1").expect("a legal position");
+    let mut memo = HashMap::new();
+    assert!(reaches_in(&p, 4, Goal::Stalemate, &mut memo), "the stalemate in two exists");
+    let (mated, bm, wa) = sides(&p, 4);
+    let plan = p.plan(Goal::Stalemate, mated, bm, wa).expect("stalemate pictures apply");
+    let mut st = PlanStats::default();
+    follow_plan(&p, 4, &plan, Goal::Stalemate, &mut memo, &mut st);
+    assert!(st.on_lines >= 4, "{st:?}");
+}

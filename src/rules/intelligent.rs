@@ -109,7 +109,6 @@ use crate::rules::Goal;
 use crate::rules::bound::{applies, castlings, castlings_with};
 use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use arrayvec::ArrayVec;
-use std::cell::OnceCell;
 use std::sync::{Arc, LazyLock};
 
 mod closure;
@@ -846,37 +845,18 @@ struct Fate {
     holes: ArrayVec<Hole, 8>,
     /// Its kind (table index).
     kind: u8,
-    /// The opponent's pieces that can reach its square in the moves they have left: their
-    /// identity, kind (table index), square, and the moves it takes (worked out when first
-    /// asked).
-    captors: OnceCell<ArrayVec<(u8, u8, u8, u8), 16>>,
 }
 
 /// A square a [`Fate`]'s piece could move to.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Hole {
     /// The square.
     sq: u8,
     /// The piece on it that takes the move away now (its identity), or [`NONE`].
     occupant: u8,
-    /// How far the other pieces are (worked out when first asked).
-    reach: OnceCell<Reach>,
 }
 
-/// How far the other pieces are from a [`Hole`].
-#[derive(Debug, Clone, Copy)]
-struct Reach {
-    /// The fewest moves in which another piece of the stalemated side (not its king, not
-    /// the occupant) can end on it.
-    own: u8,
-    /// The same for the opponent's pieces (not the occupant), for a pawn's step only: an
-    /// opponent's piece on any other square is taken, and blocks nothing.
-    theirs: u8,
-    /// The squares of the pieces counted in `own` that can end on it within `i + 1` moves.
-    near: [u64; NEAR],
-}
-
-/// How many move counts [`Hole::near`] tells apart.
+/// How many move counts the fillers' test of [`Fates::allow`] tells apart.
 const NEAR: usize = 4;
 
 /// Whether the identities `mask` hold `id` (never [`NONE`]).
@@ -897,6 +877,10 @@ thread_local! {
         theirs: 0,
         a_left: 0,
         castles: [ArrayVec::new(), ArrayVec::new()],
+        rows: [&FAR_ROW; 64],
+        slow: 0,
+        others: [[FAR; 64]; 16],
+        their_min: [FAR; 64],
     });
 }
 
@@ -916,6 +900,37 @@ struct Fates {
     a_left: i32,
     /// Each side's castlings.
     castles: [ArrayVec<crate::rules::bound::Castling, 2>; 2],
+    /// Per occupied square, the distances of its piece to every square as anything it may
+    /// become ([`any_row`]); stale on the other squares.
+    rows: [&'static [u8; 64]; 64],
+    /// The squares of the kings and rooks whose castlings change their distances: those
+    /// ask [`distance`] itself.
+    slow: u64,
+    /// Per entry of `list`, the least distance to each square of the stalemated side's
+    /// other pieces (not its king, not the entry's own piece), castling aside.
+    others: [[u8; 64]; 16],
+    /// The least distance to each square of the opponent's pieces, castling aside.
+    their_min: [u8; 64],
+}
+
+/// `a[i] = min(a[i], b[i])` for every square (vectorised).
+#[inline(always)]
+fn min_row(a: &mut [u8; 64], b: &[u8; 64]) {
+    for (x, &y) in a.iter_mut().zip(b.iter()) {
+        *x = (*x).min(y);
+    }
+}
+
+/// A row of distances that reach nothing.
+static FAR_ROW: [u8; 64] = [FAR; 64];
+
+/// The distances of a piece of colour `c`, kind `k` (table index) on `from` to every square,
+/// as any kind it may become, capturing as often as it likes, castling aside: `distance(c,
+/// k, from, K_ANY, to, &[], ANY_CAPS)` for every `to` at once.
+#[inline]
+fn any_row(c: Color, k: u8, from: usize) -> &'static [u8; 64] {
+    let t = &*TABLES;
+    if k == K_PAWN { &t.any[c.index() * CAPS + ANY_CAPS as usize][from] } else { &t.piece[k as usize][from] }
 }
 
 impl Fates {
@@ -974,7 +989,10 @@ impl Fates {
                 3 => on_lines,
                 _ => 0,
             };
-            let mut holes = ArrayVec::new();
+            // The entry first, its holes written into it in place (built aside and copied,
+            // they would be read back right after their bytes were stored: a stall).
+            self.list.push(Fate { id: ids[si], sq: si as u8, pin, holes: ArrayVec::new(), kind: k });
+            let Some(fate) = self.list.last_mut() else { break };
             for y in Squares(steps) {
                 let y = y.index();
                 let yb = 1u64 << y;
@@ -985,11 +1003,46 @@ impl Fates {
                 if filled && occupant == NONE {
                     continue; // filled by a piece no picture knows (none such): filled
                 }
-                holes.push(Hole { sq: y as u8, occupant, reach: OnceCell::new() });
+                fate.holes.push(Hole { sq: y as u8, occupant });
             }
-            self.list.push(Fate { id: ids[si], sq: si as u8, pin, holes, kind: k, captors: OnceCell::new() });
         }
         self.castles = [castles_of(q, Color::White), castles_of(q, Color::Black)];
+        self.slow = 0;
+        for c in [Color::White, Color::Black] {
+            if !self.castles[c.index()].is_empty() {
+                self.slow |= q.pieces(c, Kind::King) | q.pieces(c, Kind::Rook);
+            }
+        }
+        for s in Squares(occ) {
+            let si = s.index();
+            let c = if own >> si & 1 != 0 { mated } else { mating };
+            self.rows[si] = any_row(c, kinds[si], si);
+        }
+        // The least over the other pieces of the side, for each entry: the least over
+        // those before it and over those after it.
+        let mut before = [FAR; 64];
+        let helper_sqs: ArrayVec<u8, 16> = Squares(helpers).map(|s| s.0).take(16).collect();
+        let mut e = 0;
+        for &h in &helper_sqs {
+            if e < self.list.len() && self.list[e].sq == h {
+                self.others[e] = before;
+                e += 1;
+            }
+            min_row(&mut before, self.rows[h as usize]);
+        }
+        let mut after = [FAR; 64];
+        let mut e = self.list.len();
+        for &h in helper_sqs.iter().rev() {
+            if e > 0 && self.list[e - 1].sq == h {
+                min_row(&mut self.others[e - 1], &after);
+                e -= 1;
+            }
+            min_row(&mut after, self.rows[h as usize]);
+        }
+        self.their_min = [FAR; 64];
+        for s in Squares(theirs) {
+            min_row(&mut self.their_min, self.rows[s.index()]);
+        }
         (self.mated, self.kinds, self.ids, self.helpers, self.theirs, self.a_left) = (mated, kinds, *ids, helpers, theirs, a_left);
         true
     }
@@ -1000,7 +1053,11 @@ impl Fates {
         let mut best = FAR;
         for t in Squares(from) {
             let t = t.index();
-            let d = distance(c, self.kinds[t], t, K_ANY, y, &self.castles[c.index()], ANY_CAPS);
+            let d = if self.slow >> t & 1 != 0 {
+                distance(c, self.kinds[t], t, K_ANY, y, &self.castles[c.index()], ANY_CAPS)
+            } else {
+                self.rows[t][y & 63]
+            };
             best = best.min(d);
             for n in near.iter_mut().skip((d as usize).max(1) - 1) {
                 *n |= 1u64 << t;
@@ -1009,32 +1066,35 @@ impl Fates {
         best
     }
 
-    /// How far the other pieces are from hole `h` of `f`.
-    fn reach(&self, f: &Fate, h: &Hole) -> Reach {
-        *h.reach.get_or_init(|| {
-            let (y, yb) = (h.sq as usize, 1u64 << h.sq);
-            let mut near = [0u64; NEAR];
-            let theirs = if f.kind == K_PAWN { self.least(self.mated.opponent(), self.theirs & !yb, y, &mut [0; NEAR]) } else { FAR };
-            let own = self.least(self.mated, self.helpers & !yb & !(1u64 << f.sq), y, &mut near);
-            Reach { own, theirs, near }
-        })
+    /// How far the other pieces are from hole `h` of `f`, the `e`-th entry of the list:
+    /// the fewest moves in which another piece of the stalemated side (not its king, not
+    /// the occupant) can end on it, and (for a pawn's step only: an opponent's piece on
+    /// any other square is taken, and blocks nothing) the same for the opponent's pieces.
+    #[inline]
+    fn reach(&self, e: usize, f: &Fate, h: &Hole) -> (u8, u8) {
+        let y = h.sq as usize & 63;
+        let yb = 1u64 << y;
+        // Castling kings and rooks, or a piece on the hole itself, which the tables count
+        // at distance 0: the pieces taken one by one.
+        let exact = self.slow != 0 || h.occupant != NONE;
+        let own = if exact { self.least(self.mated, self.helpers & !yb & !(1u64 << f.sq), y, &mut [0; NEAR]) } else { self.others[e][y] };
+        let theirs = if f.kind != K_PAWN {
+            FAR
+        } else if exact {
+            self.least(self.mated.opponent(), self.theirs & !yb, y, &mut [0; NEAR])
+        } else {
+            self.their_min[y]
+        };
+        (own, theirs)
     }
 
-    /// The opponent's pieces that can reach `f`'s square in the moves they have left.
-    fn captors<'f>(&self, f: &'f Fate) -> &'f ArrayVec<(u8, u8, u8, u8), 16> {
-        f.captors.get_or_init(|| {
-            let mating = self.mated.opponent();
-            let mut out = ArrayVec::new();
-            for x in Squares(self.theirs) {
-                let xi = x.index();
-                let kx = self.kinds[xi];
-                let d = distance(mating, kx, xi, K_ANY, f.sq as usize, &self.castles[mating.index()], ANY_CAPS);
-                if (d as i32) <= self.a_left {
-                    let _ = out.try_push((self.ids[xi], kx, xi as u8, d));
-                }
-            }
-            out
-        })
+    /// The squares of the stalemated side's pieces (not its king, not `f`'s, not the one on
+    /// the hole) that can end on hole `h` of `f` within `i + 1` moves, for each `i`.
+    fn near(&self, f: &Fate, h: &Hole) -> [u64; NEAR] {
+        let yb = 1u64 << h.sq;
+        let mut near = [0u64; NEAR];
+        self.least(self.mated, self.helpers & !yb & !(1u64 << f.sq), h.sq as usize, &mut near);
+        near
     }
 
     /// Whether picture `pic` of `sh` can still be reached with `sa` and `sm` moves to spare
@@ -1047,7 +1107,7 @@ impl Fates {
         // stays (`u8::MAX`: it cannot stay), the squares that need them, and its square.
         let mut need: ArrayVec<(u8, u8, u8), 16> = ArrayVec::new();
         let mut forced = 0u64;
-        for f in &self.list {
+        for (e, f) in self.list.iter().enumerate() {
             if holds(pic.mask, f.id) || f.pin & pic.king != 0 {
                 continue;
             }
@@ -1057,11 +1117,13 @@ impl Fates {
                 if pic.squares >> h.sq & 1 != 0 || (h.occupant != NONE && !holds(pic.mask, h.occupant)) {
                     continue;
                 }
-                let r = self.reach(f, h);
-                if r.theirs as i32 <= sa {
+                // Any other piece stands elsewhere, so needs a move at least to fill it:
+                // with nothing to spare the distances need not be asked.
+                let (own, theirs) = self.reach(e, f, h);
+                if theirs as i32 <= sa {
                     continue; // an opponent's piece may step in front of the pawn
                 }
-                if r.own as i32 > sm {
+                if own as i32 > sm {
                     fillers = u8::MAX;
                     break;
                 }
@@ -1086,7 +1148,7 @@ impl Fates {
             n != u8::MAX
                 && self.list.iter().find(|f| f.sq == sq).is_some_and(|f| {
                     f.holes.iter().enumerate().any(|(i, h)| {
-                        open >> i & 1 != 0 && (sm as usize) <= NEAR && self.reach(f, h).near[(sm as usize).max(1) - 1] & forced == 0
+                        open >> i & 1 != 0 && (sm as usize) <= NEAR && self.near(f, h)[(sm as usize).max(1) - 1] & forced == 0
                     })
                 })
         });
@@ -1103,8 +1165,25 @@ impl Fates {
 
     /// Whether an opponent's piece can take `f`'s piece in time for picture `pic`.
     fn taken(&self, sh: &Pictures, pic: Pic, f: &Fate, sa: i32) -> bool {
-        self.captors(f).iter().any(|&(x, kx, from, d)| {
-            if !holds(pic.mask, x) {
+        let mating = self.mated.opponent();
+        let y = f.sq as usize & 63;
+        Squares(self.theirs).any(|xs| {
+            let xi = xs.index();
+            let x = self.ids[xi];
+            let in_pic = holds(pic.mask, x);
+            if !in_pic && sa < 1 {
+                return false; // it stands elsewhere: a move at least
+            }
+            let kx = self.kinds[xi];
+            let d = if self.slow >> xi & 1 != 0 {
+                distance(mating, kx, xi, K_ANY, y, &self.castles[mating.index()], ANY_CAPS)
+            } else {
+                self.rows[xi][y]
+            };
+            if d as i32 > self.a_left {
+                return false;
+            }
+            if !in_pic {
                 return d as i32 <= sa;
             }
             // A piece of the picture takes it on its way: it must still end on its own
@@ -1112,8 +1191,8 @@ impl Fates {
             // has moved has no castling left; a pawn: nothing is counted).
             let ts = &sh.targets[pic.start as usize..pic.start as usize + pic.len as usize];
             let Some(aim) = ts.iter().find(|t| t.id == x) else { return true };
-            let now = distance_to(sh.mating, kx, from as usize, aim, &[], ANY_CAPS) as i32;
-            let then = if kx == K_PAWN { 0 } else { distance_to(sh.mating, kx, f.sq as usize, aim, &[], ANY_CAPS) as i32 };
+            let now = distance_to(sh.mating, kx, xi, aim, &[], ANY_CAPS) as i32;
+            let then = if kx == K_PAWN { 0 } else { distance_to(sh.mating, kx, y, aim, &[], ANY_CAPS) as i32 };
             d as i32 + then <= now + sa
         })
     }
