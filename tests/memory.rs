@@ -14,7 +14,7 @@ use std::mem::size_of;
 #[test]
 fn position_and_entry_sizes() {
     let sizes = [
-        ("chess Position", size_of::<Position>(), 320),
+        ("chess Position", size_of::<Position>(), 192),
         ("FairyPosition", size_of::<FairyPosition>(), 320),
         ("XiangqiPosition", size_of::<XiangqiPosition>(), 256),
         ("CheskersPosition", size_of::<CheskersPosition>(), 64),
