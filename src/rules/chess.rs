@@ -740,6 +740,45 @@ impl Position {
         }
     }
 
+    /// Calls `found` with the rook of each castling the side to move may play, its king on
+    /// `k` not in check (the caller's test), `occ` the occupied squares: the rights, the
+    /// squares between king and rook empty, the square the king crosses not attacked, and
+    /// (`legal`; else the caller tests the move made) the one it lands on. Each square is
+    /// tested with the king stepped onto it (hurdles matter for hoppers).
+    #[inline(always)]
+    fn castlings(&self, k: Square, occ: u64, legal: bool, mut found: impl FnMut(Square)) {
+        let t = tables();
+        let us = self.side;
+        let them = us.opponent();
+        let rights = self.castling
+            & match us {
+                Color::White => castle::WK | castle::WQ,
+                Color::Black => castle::BK | castle::BQ,
+            };
+        if rights == 0 {
+            return;
+        }
+        let base = if us == Color::White { 0u8 } else { 56 };
+        let base_occ = occ & !(1u64 << k.0);
+        for (bit, rook_file) in [(castle::WK | castle::BK, 7u8), (castle::WQ | castle::BQ, 0u8)] {
+            if rights & bit == 0 {
+                continue;
+            }
+            let rook = Square(base + rook_file);
+            if t.between[k.index()][rook.index()] & occ != 0 {
+                continue;
+            }
+            let (kto, cross) = castle_squares(k, rook);
+            if self.attacked_by(cross, them, base_occ | (1u64 << cross.0)) {
+                continue;
+            }
+            if legal && self.attacked_by(kto, them, (base_occ | (1u64 << kto.0)) & !(1u64 << rook.0) | (1u64 << cross.0)) {
+                continue;
+            }
+            found(rook);
+        }
+    }
+
     /// [`Position::count_moves`] on a board of orthodox pieces only, without Réserve moves for
     /// the side to move and with its king on the board: the pieces are taken kind by kind
     /// from their bitboards, the pawns' pushes and captures counted for all unpinned pawns at
@@ -843,30 +882,8 @@ impl Position {
                 }
             }
         }
-        let rights = self.castling
-            & match us {
-                Color::White => castle::WK | castle::WQ,
-                Color::Black => castle::BK | castle::BQ,
-            };
-        if rights != 0 && checkers == 0 {
-            let base = if us == Color::White { 0u8 } else { 56 };
-            for (bit, rook_file) in [(castle::WK | castle::BK, 7u8), (castle::WQ | castle::BQ, 0u8)] {
-                if rights & bit == 0 {
-                    continue;
-                }
-                let rook = Square(base + rook_file);
-                if t.between[k.index()][rook.index()] & occ != 0 {
-                    continue;
-                }
-                let (kto, cross) = castle_squares(k, rook);
-                if self.attacked_by(cross, them, occ_wo | (1u64 << cross.0)) {
-                    continue;
-                }
-                if self.attacked_by(kto, them, (occ_wo | (1u64 << kto.0)) & !(1u64 << rook.0) | (1u64 << cross.0)) {
-                    continue;
-                }
-                n += 1;
-            }
+        if checkers == 0 {
+            self.castlings(k, occ, true, |_| n += 1);
         }
         n
     }
@@ -1041,33 +1058,8 @@ impl Position {
                 }
             }
             // Castling.
-            let rights = self.castling
-                & match us {
-                    Color::White => castle::WK | castle::WQ,
-                    Color::Black => castle::BK | castle::BQ,
-                };
-            if rights != 0 && checkers == 0 && (legal || !self.attacked_by(k, them, occ)) {
-                let base = if us == Color::White { 0u8 } else { 56 };
-                for (bit, rook_file) in [(castle::WK | castle::BK, 7u8), (castle::WQ | castle::BQ, 0u8)] {
-                    if rights & bit == 0 {
-                        continue;
-                    }
-                    let rook = Square(base + rook_file);
-                    if t.between[k.index()][rook.index()] & occ != 0 {
-                        continue;
-                    }
-                    let (kto, cross) = castle_squares(k, rook);
-                    // The king may not cross or land on an attacked square; test with the
-                    // king stepped onto each square in turn (hurdles matter for hoppers).
-                    let base_occ = occ & !(1u64 << k.0);
-                    if self.attacked_by(cross, them, base_occ | (1u64 << cross.0)) {
-                        continue;
-                    }
-                    if legal && self.attacked_by(kto, them, (base_occ | (1u64 << kto.0)) & !(1u64 << rook.0) | (1u64 << cross.0)) {
-                        continue;
-                    }
-                    out.push(Move::Castle { king: k, rook });
-                }
+            if checkers == 0 && self.castling != 0 && (legal || !self.attacked_by(k, them, occ)) {
+                self.castlings(k, occ, legal, |rook| out.push(Move::Castle { king: k, rook }));
             }
         }
 
