@@ -1117,8 +1117,6 @@ impl Fates {
                 if pic.squares >> h.sq & 1 != 0 || (h.occupant != NONE && !holds(pic.mask, h.occupant)) {
                     continue;
                 }
-                // Any other piece stands elsewhere, so needs a move at least to fill it:
-                // with nothing to spare the distances need not be asked.
                 let (own, theirs) = self.reach(e, f, h);
                 if theirs as i32 <= sa {
                     continue; // an opponent's piece may step in front of the pawn
@@ -1135,6 +1133,9 @@ impl Fates {
             }
             if fillers == u8::MAX {
                 forced |= 1u64 << f.sq;
+                if forced.count_ones() as i32 > sm {
+                    return false; // more pieces must move than moves are left (below)
+                }
             }
             need.push((fillers, open, f.sq));
         }
