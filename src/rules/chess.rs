@@ -567,6 +567,16 @@ impl Position {
         (a, a)
     }
 
+    /// The side to move, its opponent, their pieces and all pieces.
+    #[inline(always)]
+    fn sides(&self) -> (Color, Color, u64, u64, u64) {
+        let us = self.side;
+        let them = us.opponent();
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[them.index()];
+        (us, them, own, enemy, own | enemy)
+    }
+
     /// Whether square `s` is attacked by a piece of colour `by`, with `occ` as the occupied
     /// squares (pass a modified set to ask "after this piece has gone").
     pub fn attacked_by(&self, s: Square, by: Color, occ: u64) -> bool {
@@ -787,11 +797,7 @@ impl Position {
         const FILE_A: u64 = 0x0101_0101_0101_0101;
         const FILE_H: u64 = FILE_A << 7;
         let t = tables();
-        let us = self.side;
-        let them = us.opponent();
-        let own = self.by_color[us.index()];
-        let enemy = self.by_color[them.index()];
-        let occ = own | enemy;
+        let (us, them, own, enemy, occ) = self.sides();
         let kk = &self.by_kind;
         let Some(k) = self.king(us) else { return 0 };
         let kbit = 1u64 << k.0;
@@ -911,11 +917,7 @@ impl Position {
         }
         let Some(k) = self.king(self.side) else { return false };
         let t = tables();
-        let us = self.side;
-        let them = us.opponent();
-        let own = self.by_color[us.index()];
-        let enemy = self.by_color[them.index()];
-        let occ = own | enemy;
+        let (us, them, own, enemy, occ) = self.sides();
         let checkers = self.checkers(k, them);
         let mask = match checkers.count_ones() {
             0 => !0u64,
@@ -963,11 +965,7 @@ impl Position {
     #[inline(always)]
     fn gen_inner<S: MoveSink>(&self, out: &mut S, legal: bool) {
         let t = tables();
-        let us = self.side;
-        let them = us.opponent();
-        let own = self.by_color[us.index()];
-        let enemy = self.by_color[them.index()];
-        let occ = own | enemy;
+        let (us, them, own, enemy, occ) = self.sides();
         let ksq = self.king(us);
         let (checkers, pinned, pin_rays, check_mask) = match (legal, ksq) {
             (true, Some(k)) => {
