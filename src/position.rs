@@ -27,6 +27,15 @@ pub mod castle {
     /// Black queen side (e8/a8).
     pub const BQ: u8 = 8;
 
+    /// Both castling rights of one side.
+    #[inline(always)]
+    pub const fn of(c: crate::piece::Color) -> u8 {
+        match c {
+            crate::piece::Color::White => WK | WQ,
+            crate::piece::Color::Black => BK | BQ,
+        }
+    }
+
     /// The bit of the pair (`white`, `black`) of castling rights (one [`WK`] or [`WQ`], one
     /// [`BK`] or [`BQ`]) in a set of mutually exclusive castlings (Popeye's option
     /// `CastlingMutuallyExclusive`); 0 when they are not one white and one black right.

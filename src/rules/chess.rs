@@ -760,11 +760,7 @@ impl Position {
         let t = tables();
         let us = self.side;
         let them = us.opponent();
-        let rights = self.castling
-            & match us {
-                Color::White => castle::WK | castle::WQ,
-                Color::Black => castle::BK | castle::BQ,
-            };
+        let rights = self.castling & castle::of(us);
         if rights == 0 {
             return;
         }

@@ -1122,11 +1122,7 @@ impl FairyPosition {
     }
 
     fn castlings(&self, mover: Color, out: &mut FMoveList) {
-        let rights = self.castling
-            & match mover {
-                Color::White => castle::WK | castle::WQ,
-                Color::Black => castle::BK | castle::BQ,
-            };
+        let rights = self.castling & castle::of(mover);
         if rights == 0 {
             return;
         }
@@ -1350,10 +1346,7 @@ impl FairyPosition {
         // A side's right is lost when its own piece leaves the king's or the rook's square,
         // or when the other side captures there; another piece passing through does not
         // touch it (a black king leaving h1 leaves White's right for a rook reborn there).
-        let own = match self.side {
-            Color::White => castle::WK | castle::WQ,
-            Color::Black => castle::BK | castle::BQ,
-        };
+        let own = castle::of(self.side);
         // The `lost` squares matter only under a rebirth rule (and are kept only there).
         let rebirth = self.conditions.rebirth().is_some();
         let side_bits = |c: Color| {
