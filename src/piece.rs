@@ -61,7 +61,7 @@ pub enum Lines {
 
 impl Lines {
     /// The unit steps of these lines.
-    pub fn steps(self) -> &'static [(i8, i8)] {
+    pub const fn steps(self) -> &'static [(i8, i8)] {
         const ORTH: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
         const DIAG: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
         const BOTH: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
@@ -234,7 +234,7 @@ pub fn reach<S: Shape>(components: &[Component], from: Square, occupied: S::BB) 
 }
 
 /// The 8 knight steps in turning order (each 45° from the last): the rose's octagon.
-const ROSE_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+pub(crate) const ROSE_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 
 /// Every move a set of components gives from `from`: `visit(to, None)` for a move to the
 /// empty square `to`, `visit(to, Some(victim))` for a capture of whatever stands on `victim`
@@ -493,7 +493,7 @@ macro_rules! kinds {
             /// The German code.
             pub fn code_de(self) -> &'static str { match self { $( Kind::$name => $de, )* } }
             /// The movement data (empty for the pawn, whose moves the rules write).
-            pub fn components(self) -> &'static [Component] {
+            pub const fn components(self) -> &'static [Component] {
                 match self { $( Kind::$name => &[$($comp),*], )* }
             }
         }

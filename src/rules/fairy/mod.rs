@@ -1211,10 +1211,15 @@ impl FairyPosition {
     /// square. `None` when an orphan stands among them (its walks are borrowed: the
     /// general test, [`Self::generate`], answers).
     fn plainly_attacked(&self, royals: u64, them: Color) -> Option<bool> {
-        let occ = self.occupied();
+        self.plainly_attacked_in(royals, them, self.occupied())
+    }
+
+    /// [`Self::plainly_attacked`] with the squares `occ` taken (the pieces of `them` where
+    /// they stand): for a royal piece's quiet move tested unmade.
+    fn plainly_attacked_in(&self, royals: u64, them: Color, occ: u64) -> Option<bool> {
         let attackers = self.movable(them);
         let up: i32 = if them == Color::White { 1 } else { -1 };
-        let spans: &[[u64; 64]] = &SPANS;
+        let spans = &SPANS;
         // Whether a condition lends pieces other walks (Annan).
         let walks = self.conditions.iter().any(|c| c.lends_walks());
         // Whether a condition paralyses pieces (Madrasi).
@@ -1442,13 +1447,14 @@ impl FairyPosition {
         }
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
+        let safe = self.quiet_safe();
         let mut below = i32::MAX;
         loop {
             // The longest length left to test.
             let Some(len) = pseudo.iter().map(conditions::length2).filter(|&l| l < below).max() else { return };
             let mark = out.len();
             for &m in pseudo.iter().filter(|m| conditions::length2(m) == len) {
-                if self.is_legal_pseudo(m) {
+                if self.is_legal_pseudo_in(m, safe) {
                     out.push(m);
                 }
             }
@@ -1465,6 +1471,141 @@ impl FairyPosition {
         self.legal_as_made(m, &self.make_move_unkeyed(m))
     }
 
+    /// [`Self::is_legal_pseudo`], a quiet move tested without being made where
+    /// [`Self::quiet_safe`] (its answer `safe`) allows: legal at once when its piece is on
+    /// `safe.pieces`; for a royal piece, legal when no royal piece is attacked with the
+    /// piece moved ([`Self::plainly_attacked_in`]).
+    #[inline]
+    fn is_legal_pseudo_in(&self, m: FMove, safe: QuietSafe) -> bool {
+        if m.victim.is_none() && m.rook.is_none() {
+            let from = 1u64 << m.from.0;
+            if safe.pieces & from != 0 {
+                return true;
+            }
+            if safe.royals & from != 0
+                && let Some(hit) = self.plainly_attacked_in(
+                    (safe.royals & !from) | (1u64 << m.to.0),
+                    self.side.opponent(),
+                    (self.occupied() & !from) | (1u64 << m.to.0),
+                )
+            {
+                return !hit;
+            }
+        }
+        self.is_legal_pseudo(m)
+    }
+
+    /// For the check test of quiet moves (no capture, no castling) without making them:
+    /// when every condition keeps quiet moves plain ([`Condition::plain_quiet_moves`]) and
+    /// lends no walks, no piece is neutral, every piece of the side to move takes by leaps or
+    /// along rook and bishop lines only ([`LINE_TAKER`]) and the other side is not in check,
+    /// a quiet move gives check only by its piece's own capture from its arrival square or
+    /// by opening a queen line from an enemy royal piece. Answers the squares of the pieces
+    /// that may open one (first on such a line, with an own piece next behind them), for
+    /// [`Self::may_check_quietly`]; `None` when the shortcut does not hold.
+    fn quiet_checks(&self) -> Option<u64> {
+        let us = self.side;
+        if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() && !c.lends_walks()) {
+            return None;
+        }
+        let own = self.occ[Owner::of(us).index()];
+        if Squares(own).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
+            return None;
+        }
+        let royals = self.royals_own(us.opponent());
+        if royals != 0 && self.royal_attacked(us.opponent()) {
+            return None;
+        }
+        Some(self.line_openers(royals, own, own))
+    }
+
+    /// The pieces of `first` standing first on a queen line from one of `royals`, with a
+    /// piece of `behind` next on the line behind them (holes count as empty squares).
+    fn line_openers(&self, royals: u64, first: u64, behind: u64) -> u64 {
+        let occ = self.occupied();
+        let mut openers = 0u64;
+        for r in Squares(royals) {
+            let (f, rank) = fr(r);
+            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                let mut front: Option<Square> = None;
+                let (mut x, mut y) = (f + df, rank + dr);
+                while let Some(s) = sq(x, y) {
+                    if occ & (1u64 << s.0) != 0 {
+                        match front {
+                            None if first & (1u64 << s.0) != 0 => front = Some(s),
+                            None => break,
+                            Some(b) => {
+                                if behind & (1u64 << s.0) != 0 {
+                                    openers |= 1u64 << b.0;
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    x += df;
+                    y += dr;
+                }
+            }
+        }
+        openers
+    }
+
+    /// Whether the pseudo-legal move `m` of the side to move may give check, under
+    /// [`Self::quiet_checks`] (`openers` its answer): `true` for every capture and castling,
+    /// and for a quiet move whose piece opens a line or takes an enemy royal piece from its
+    /// arrival square by its walk (or its promotion's).
+    fn may_check_quietly(&self, m: FMove, openers: u64) -> bool {
+        if m.victim.is_some() || m.rook.is_some() || openers & (1u64 << m.from.0) != 0 {
+            return true;
+        }
+        let Some(p) = self.board[m.from.index()] else { return true };
+        let royals = self.royals_own(self.side.opponent());
+        let occ = (self.occupied() & !(1u64 << m.from.0)) | (1u64 << m.to.0);
+        let k = m.promotion.unwrap_or(p.kind);
+        let takes = match k {
+            Kind::Pawn | Kind::BerolinaPawn => {
+                let (f, r) = fr(m.to);
+                let up = if self.side == Color::White { 1 } else { -1 };
+                let files: &[i32] = if k == Kind::Pawn { &[-1, 1] } else { &[0] };
+                files.iter().filter_map(|&df| sq(f + df, r + up)).fold(0u64, |b, t| b | 1u64 << t.0)
+            }
+            k => self.capture_reach(m.to, k, occ),
+        };
+        takes & royals != 0
+    }
+
+    /// Which quiet moves (no capture, no castling) of the side to move are tested unmade
+    /// ([`Self::is_legal_pseudo_in`]). When every condition keeps quiet moves plain
+    /// ([`Condition::plain_quiet_moves`]) and no piece is neutral, a royal piece's quiet
+    /// move is legal when no royal piece is attacked with it moved: `royals`, the side's
+    /// royal pieces, tested so. When moreover every enemy piece takes by leaps or along rook
+    /// and bishop lines only ([`LINE_TAKER`]: no hopper, whose hurdle a piece arriving may
+    /// be, no lame leaper, no orphan) and the side is not in check, a quiet move of a piece
+    /// that is not royal can expose a royal piece only by opening a queen line from it:
+    /// `pieces`, the side's pieces but the royal ones and those that stand first on such a
+    /// line with an enemy piece of any kind next behind them, whose quiet moves are legal.
+    /// Both empty when the shortcut does not hold: every move is then made and tested.
+    pub(crate) fn quiet_safe(&self) -> QuietSafe {
+        let us = self.side;
+        if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() && c.plain_checks()) {
+            return QuietSafe::default();
+        }
+        let own = self.occ[Owner::of(us).index()];
+        let royals = self.royals_own(us);
+        let enemy = self.occ[Owner::of(us.opponent()).index()];
+        if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
+            return QuietSafe { pieces: 0, royals };
+        }
+        if royals == 0 {
+            return QuietSafe { pieces: own, royals };
+        }
+        if self.royal_attacked(us) {
+            return QuietSafe { pieces: 0, royals };
+        }
+        let exposed = royals | self.line_openers(royals, own, enemy);
+        QuietSafe { pieces: own & !exposed, royals }
+    }
+
     /// Step 6 for the pseudo-legal move `m` of the side to move, made: `q` is the position
     /// after it. No royal piece of the mover is attacked, and every condition allows `q`.
     #[inline]
@@ -1477,8 +1618,9 @@ impl FairyPosition {
         let us = self.side;
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
+        let safe = self.quiet_safe();
         for &m in pseudo.iter() {
-            if self.is_legal_pseudo(m) {
+            if self.is_legal_pseudo_in(m, safe) {
                 out.push(m);
             }
         }
@@ -1585,52 +1727,124 @@ impl FairyPosition {
 /// capture on some board (every square its lines or leaps reach on an empty board, which
 /// pieces and holes only cut short); every square for the pawns (the rules write their
 /// moves) and for the walks whose landing this does not follow (the deflecting hoppers and
-/// the equihopper). The check test passes over a piece whose span misses the king.
-static SPANS: std::sync::LazyLock<Box<[[u64; 64]]>> = std::sync::LazyLock::new(|| {
-    use crate::piece::{Component, images};
-    Kind::ALL
-        .iter()
-        .map(|&k| {
-            std::array::from_fn(|i| {
-                let (f, r) = fr(Square(i as u8));
-                let comps = k.components();
-                if comps.is_empty() {
-                    return u64::MAX;
+/// the equihopper). The check test passes over a piece whose span misses the king. Built at
+/// compile time (a lazy table cost a fairy run a third of its start-up); the test
+/// `spans_are_the_walks_on_an_empty_board` checks it against the move generator.
+static SPANS: [[u64; 64]; Kind::COUNT] = {
+    let mut t = [[0u64; 64]; Kind::COUNT];
+    let mut k = 0;
+    while k < Kind::COUNT {
+        let mut i = 0;
+        while i < 64 {
+            t[k][i] = span_of(Kind::ALL[k].components(), (i % 8) as i32, (i / 8) as i32);
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The bit of square (`f`, `r`), 0 off the board.
+const fn bit_at(f: i32, r: i32) -> u64 {
+    if f >= 0 && f < 8 && r >= 0 && r < 8 { 1u64 << (r * 8 + f) } else { 0 }
+}
+
+/// The squares of the line from (`f`, `r`) by steps (`dx`, `dy`), to the edge.
+const fn line_from(f: i32, r: i32, dx: i32, dy: i32) -> u64 {
+    let mut b = 0u64;
+    let (mut x, mut y) = (f + dx, r + dy);
+    while bit_at(x, y) != 0 {
+        b |= bit_at(x, y);
+        x += dx;
+        y += dy;
+    }
+    b
+}
+
+/// [`SPANS`] of a walk made of `comps` on (`f`, `r`).
+const fn span_of(comps: &[crate::piece::Component], f: i32, r: i32) -> u64 {
+    use crate::piece::{Component, ROSE_STEPS};
+    if comps.is_empty() {
+        return u64::MAX;
+    }
+    let mut b = 0u64;
+    let mut c = 0;
+    while c < comps.len() {
+        b |= match comps[c] {
+            Component::Leap(a, d) | Component::Lame { a, b: d, .. } => {
+                let (a, d) = (a as i32, d as i32);
+                bit_at(f + a, r + d)
+                    | bit_at(f + a, r - d)
+                    | bit_at(f - a, r + d)
+                    | bit_at(f - a, r - d)
+                    | bit_at(f + d, r + a)
+                    | bit_at(f + d, r - a)
+                    | bit_at(f - d, r + a)
+                    | bit_at(f - d, r - a)
+            }
+            Component::Ride(a, d) | Component::ScreenRide(a, d) => {
+                let (a, d) = (a as i32, d as i32);
+                line_from(f, r, a, d)
+                    | line_from(f, r, a, -d)
+                    | line_from(f, r, -a, d)
+                    | line_from(f, r, -a, -d)
+                    | line_from(f, r, d, a)
+                    | line_from(f, r, d, -a)
+                    | line_from(f, r, -d, a)
+                    | line_from(f, r, -d, -a)
+            }
+            Component::Hop(l) | Component::Screen(l) | Component::LongHop(l) | Component::Locust(l) => {
+                let steps = l.steps();
+                let mut s = 0u64;
+                let mut j = 0;
+                while j < steps.len() {
+                    s |= line_from(f, r, steps[j].0 as i32, steps[j].1 as i32);
+                    j += 1;
                 }
-                let line = |dx: i32, dy: i32| {
-                    let mut b = 0u64;
-                    let (mut x, mut y) = (f + dx, r + dy);
-                    while let Some(t) = sq(x, y) {
-                        b |= 1u64 << t.0;
-                        x += dx;
-                        y += dy;
+                s
+            }
+            Component::Kangaroo => {
+                let steps = crate::piece::Lines::Both.steps();
+                let mut s = 0u64;
+                let mut j = 0;
+                while j < steps.len() {
+                    s |= line_from(f, r, steps[j].0 as i32, steps[j].1 as i32);
+                    j += 1;
+                }
+                s
+            }
+            Component::QuietRide(_) => 0,
+            Component::Rose => {
+                // The octagons on an empty board: each start, turning either way.
+                let mut s = 0u64;
+                let mut start = 0;
+                while start < 8 {
+                    let mut turn = 1;
+                    while turn < 8 {
+                        let (mut x, mut y) = (f, r);
+                        let mut k = 0;
+                        while k < 7 {
+                            let (dx, dy) = ROSE_STEPS[(start + k * turn) % 8];
+                            x += dx as i32;
+                            y += dy as i32;
+                            if bit_at(x, y) == 0 {
+                                break;
+                            }
+                            s |= bit_at(x, y);
+                            k += 1;
+                        }
+                        turn += 6;
                     }
-                    b
-                };
-                let lines = |l: crate::piece::Lines| l.steps().iter().fold(0u64, |b, &(dx, dy)| b | line(dx as i32, dy as i32));
-                comps.iter().fold(0u64, |b, c| {
-                    b | match *c {
-                        Component::Leap(a, c2) | Component::Lame { a, b: c2, .. } => {
-                            images(a, c2).iter().filter_map(|&(dx, dy)| sq(f + dx as i32, r + dy as i32)).fold(0u64, |b, t| b | 1u64 << t.0)
-                        }
-                        Component::Ride(a, c2) | Component::ScreenRide(a, c2) => {
-                            images(a, c2).iter().fold(0u64, |b, &(dx, dy)| b | line(dx as i32, dy as i32))
-                        }
-                        Component::Hop(l) | Component::Screen(l) | Component::LongHop(l) | Component::Locust(l) => lines(l),
-                        Component::Kangaroo => lines(crate::piece::Lines::Both),
-                        Component::QuietRide(_) => 0,
-                        Component::Rose => {
-                            let mut b = 0u64;
-                            walk::<Chess8x8>(&[Component::Rose], Square(i as u8), 0, 0, &mut |t, _| b |= 1u64 << t.0);
-                            b
-                        }
-                        Component::Deflect(..) | Component::Equihop => u64::MAX,
-                    }
-                })
-            })
-        })
-        .collect()
-});
+                    start += 1;
+                }
+                s
+            }
+            Component::Deflect(..) | Component::Equihop => u64::MAX,
+        };
+        c += 1;
+    }
+    b
+}
 
 /// The squares where a piece of walk `k` on `from` may capture on some board: a superset,
 /// from [`SPANS`].
@@ -1638,6 +1852,43 @@ static SPANS: std::sync::LazyLock<Box<[[u64; 64]]>> = std::sync::LazyLock::new(|
 pub(crate) fn capture_span(k: Kind, from: Square) -> u64 {
     SPANS[k.index()][from.index() & 63]
 }
+
+/// The quiet moves tested unmade ([`FairyPosition::quiet_safe`]).
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct QuietSafe {
+    /// The pieces whose quiet moves are legal.
+    pieces: u64,
+    /// The royal pieces, whose quiet moves are legal when no royal piece is attacked with
+    /// the piece moved.
+    royals: u64,
+}
+
+/// For each kind, whether a piece of that kind takes only by leaps or along rook and
+/// bishop lines ([`FairyPosition::quiet_safe`]): its captures are cut short by a piece in
+/// between and made by nothing else. The pawns and the dummy qualify; the orphan, whose
+/// walks are borrowed, does not.
+static LINE_TAKER: [bool; Kind::COUNT] = {
+    use crate::piece::Component;
+    let mut t = [false; Kind::COUNT];
+    let mut i = 0;
+    while i < Kind::COUNT {
+        let k = Kind::ALL[i];
+        let comps = k.components();
+        let mut ok = !matches!(k, Kind::Orphan);
+        let mut j = 0;
+        while j < comps.len() {
+            ok &= match comps[j] {
+                Component::Leap(..) => true,
+                Component::Ride(a, b) => matches!((a, b), (1, 0) | (0, 1) | (1, 1)),
+                _ => false,
+            };
+            j += 1;
+        }
+        t[i] = ok;
+        i += 1;
+    }
+    t
+};
 
 /// Castling rights lost when a square is left or entered.
 /// The squares of castling, in the order of a fairy position's `lost` bits: each with the
@@ -1834,10 +2085,11 @@ impl Game for FairyPosition {
         // likeliest legal move of a side in check), so that the search stops at the first.
         let us = self.side;
         let mut pseudo = FMoveList::new();
+        let safe = self.quiet_safe();
         for group in self.piece_groups(us) {
             pseudo.clear();
             self.pseudo_moves_of(us, group, &mut pseudo);
-            if pseudo.iter().any(|&m| self.is_legal_pseudo(m)) {
+            if pseudo.iter().any(|&m| self.is_legal_pseudo_in(m, safe)) {
                 return true;
             }
         }
@@ -1853,10 +2105,12 @@ impl Game for FairyPosition {
         let us = self.side;
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
+        let safe = self.quiet_safe();
         let mut any = false;
         for &m in pseudo.iter() {
             let mut q = self.make_move_unkeyed(m);
-            if !self.legal_as_made(m, &q) {
+            let plain = m.victim.is_none() && m.rook.is_none() && safe.pieces & (1u64 << m.from.0) != 0;
+            if !plain && !self.legal_as_made(m, &q) {
                 continue;
             }
             q.hash = q.compute_hash();
@@ -1886,7 +2140,13 @@ impl Game for FairyPosition {
         let us = self.side;
         let mut pseudo = FMoveList::new();
         self.pseudo_moves(us, None, &mut pseudo);
+        let quiet = self.quiet_checks();
         for &m in pseudo.iter() {
+            if let Some(discover) = quiet
+                && !self.may_check_quietly(m, discover)
+            {
+                continue;
+            }
             let q = self.make_move_unkeyed(m);
             if q.royal_attacked(us.opponent()) && self.legal_as_made(m, &q) {
                 out.push(m);

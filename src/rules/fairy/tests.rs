@@ -136,6 +136,20 @@ fn koeko_moves_end_in_contact_and_so_does_check() {
 }
 
 #[test]
+fn koeko_quiet_move_next_to_the_king_may_let_a_check_through() {
+    // The rook on e8 takes nothing on e1 while nothing touches e1; the knight arriving on
+    // d2 opens no line, yet makes the capture of the king legal: so it is no legal move
+    // (the quiet-move shortcut, `quiet_safe`, must leave KoeKo to the full test).
+    let p = from_fen("4r2k/8/8/8/8/8/8/1N2K3 w - - 0 1", with(Condition::KoeKo));
+    assert!(!p.royal_attacked(Color::White));
+    let t = texts(&p);
+    assert!(!t.contains(&"Sb1-d2".to_string()), "{t:?}");
+    // Without the rook, the same move is legal.
+    let t = texts(&from_fen("7k/8/8/8/8/8/8/1N2K3 w - - 0 1", with(Condition::KoeKo)));
+    assert!(t.contains(&"Sb1-d2".to_string()), "{t:?}");
+}
+
+#[test]
 fn checkless_checks_must_mate() {
     // 4_73_to_4_75.reg#5: b3*c4 would give a check that does not mate.
     let t = texts(&from_fen("8/8/8/3k4/2p5/1P6/8/7K w - - 0 1", with(Condition::Checkless)));
@@ -642,4 +656,95 @@ fn the_plain_check_test_agrees_with_the_generator() {
     }
     // Most boards were asked, and both answers came often.
     assert!(asked > 25_000 && checks > 5000 && asked - checks > 5000, "{asked} asked, {checks} in check");
+}
+
+/// The capture spans as first written (a lazy table built by the move walker), against which
+/// the compile-time [`SPANS`] is checked.
+fn spans_by_walker() -> Vec<[u64; 64]> {
+    use crate::piece::{Component, images};
+    Kind::ALL
+        .iter()
+        .map(|&k| {
+            std::array::from_fn(|i| {
+                let (f, r) = fr(Square(i as u8));
+                let comps = k.components();
+                if comps.is_empty() {
+                    return u64::MAX;
+                }
+                let line = |dx: i32, dy: i32| {
+                    let mut b = 0u64;
+                    let (mut x, mut y) = (f + dx, r + dy);
+                    while let Some(t) = sq(x, y) {
+                        b |= 1u64 << t.0;
+                        x += dx;
+                        y += dy;
+                    }
+                    b
+                };
+                let lines = |l: crate::piece::Lines| l.steps().iter().fold(0u64, |b, &(dx, dy)| b | line(dx as i32, dy as i32));
+                comps.iter().fold(0u64, |b, c| {
+                    b | match *c {
+                        Component::Leap(a, c2) | Component::Lame { a, b: c2, .. } => {
+                            images(a, c2).iter().filter_map(|&(dx, dy)| sq(f + dx as i32, r + dy as i32)).fold(0u64, |b, t| b | 1u64 << t.0)
+                        }
+                        Component::Ride(a, c2) | Component::ScreenRide(a, c2) => {
+                            images(a, c2).iter().fold(0u64, |b, &(dx, dy)| b | line(dx as i32, dy as i32))
+                        }
+                        Component::Hop(l) | Component::Screen(l) | Component::LongHop(l) | Component::Locust(l) => lines(l),
+                        Component::Kangaroo => lines(crate::piece::Lines::Both),
+                        Component::QuietRide(_) => 0,
+                        Component::Rose => {
+                            let mut b = 0u64;
+                            walk::<Chess8x8>(&[Component::Rose], Square(i as u8), 0, 0, &mut |t, _| b |= 1u64 << t.0);
+                            b
+                        }
+                        Component::Deflect(..) | Component::Equihop => u64::MAX,
+                    }
+                })
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn spans_are_the_walks_on_an_empty_board() {
+    let by_walker = spans_by_walker();
+    for k in Kind::ALL {
+        for i in 0..64 {
+            assert_eq!(SPANS[k.index()][i], by_walker[k.index()][i], "{k:?} on {}", sq_name(Square(i as u8)));
+        }
+    }
+}
+
+#[test]
+fn spans_hold_every_capture_on_random_boards() {
+    // Every capture a walk makes on a random board takes a piece on its span.
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..300 {
+        let occ = next() & next();
+        for k in Kind::ALL {
+            if k.components().is_empty() {
+                continue;
+            }
+            for from in Squares(!occ) {
+                let o = occ & !(1u64 << from.0);
+                walk::<Chess8x8>(k.components(), from, o, 0, &mut |_, v| {
+                    if let Some(v) = v {
+                        assert!(
+                            SPANS[k.index()][from.index()] & (1u64 << v.0) != 0,
+                            "{k:?} from {} takes on {}",
+                            sq_name(from),
+                            sq_name(v)
+                        );
+                    }
+                });
+            }
+        }
+    }
 }

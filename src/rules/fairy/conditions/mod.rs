@@ -31,6 +31,12 @@ pub(crate) type ExpandList = ArrayVec<FMove, 128>;
 /// move and the list, and must push only while the list is not full): the list is never
 /// copied whole, as collecting the moves into a second list would.
 pub(crate) fn expand_each(moves: &mut ExpandList, mut f: impl FnMut(FMove, &mut ExpandList)) {
+    // One move (the generator's case): emptied first, nothing to shift after.
+    if let [m] = moves[..] {
+        moves.clear();
+        f(m, moves);
+        return;
+    }
     let n = moves.len();
     for i in 0..n {
         let m = moves[i];
@@ -273,6 +279,35 @@ impl Condition {
                 | Condition::Monochrome
                 | Condition::Bichrome
                 | Condition::KoeKo
+        )
+    }
+
+    /// Whether this condition leaves a quiet move plain for the mover's own safety: a move
+    /// without capture or castling of a piece that is not royal changes nothing on the
+    /// board but its two squares (no rebirth, colour change or piece brought back after it),
+    /// the check test is plain ([`Condition::plain_checks`]) and depends on which squares
+    /// are empty only through the lines of the pieces' walks (no paralysis, no test of a
+    /// square next to the king or of a rebirth square), and the condition sets no
+    /// [`Hooks::legal_after`]. Such a move is then legal whenever it opens no line from an
+    /// enemy piece to an own royal one ([`super::FairyPosition::quiet_safe`]). `false` only
+    /// for those known to (a new condition says no until it is known).
+    pub(crate) fn plain_quiet_moves(&self) -> bool {
+        matches!(
+            self,
+            // Not Parrain Circe (its piece comes back after any move), AntiAndernach (a
+            // quiet move changes the mover's colour), Madrasi (a piece leaving may free an
+            // enemy piece), AntiCirce (a rebirth square left may allow a capture of the
+            // king), KoeKo (a square next to the king filled may allow one), Checkless and
+            // Isardam (tests after the move).
+            Condition::Rebirth(Rebirth::Circe { rex: false } | Rebirth::CirceTakeMake)
+                | Condition::Maximummer(_)
+                | Condition::Andernach
+                | Condition::TakeMake
+                | Condition::Haaner
+                | Condition::Annan
+                | Condition::Grid
+                | Condition::Monochrome
+                | Condition::Bichrome
         )
     }
 
