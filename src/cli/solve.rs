@@ -194,16 +194,46 @@ pub fn progress_bar(label: &str) -> Option<ProgressBar> {
     Some(pb)
 }
 
-/// Installs a Ctrl-C handler that sets the returned flag (once per process).
+/// Installs a Ctrl-C handler that sets the returned flag (once per process): the search
+/// stops and what it found is reported. On Linux a second Ctrl-C ends the process at once.
 pub fn cancel_flag() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     FLAG.get_or_init(|| {
         let f = Arc::new(AtomicBool::new(false));
-        let g = f.clone();
-        let _ = ctrlc::set_handler(move || g.store(true, std::sync::atomic::Ordering::SeqCst));
+        on_interrupt(&f);
         f
     })
     .clone()
+}
+
+/// Sets `flag` on SIGINT, by a signal handler (no thread: `ctrlc`'s waiting thread cost a
+/// short problem a twentieth of its run). `flag` must live as long as the process.
+#[cfg(target_os = "linux")]
+fn on_interrupt(flag: &Arc<AtomicBool>) {
+    use std::sync::atomic::{AtomicPtr, Ordering};
+    static TARGET: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
+    extern "C" fn handler(_: libc::c_int) {
+        // Only atomic operations and `signal`, which are safe in a signal handler.
+        let p = TARGET.load(Ordering::SeqCst);
+        if !p.is_null() {
+            // SAFETY: `p` points into the `Arc` that `cancel_flag` keeps for the whole
+            // process.
+            unsafe { (*p).store(true, Ordering::SeqCst) };
+        }
+        // SAFETY: restoring the default action of SIGINT (the next Ctrl-C ends the process).
+        unsafe { libc::signal(libc::SIGINT, libc::SIG_DFL) };
+    }
+    TARGET.store(Arc::as_ptr(flag).cast_mut(), Ordering::SeqCst);
+    let action = handler as extern "C" fn(libc::c_int);
+    // SAFETY: installs a handler that only does what is allowed in one (above).
+    unsafe { libc::signal(libc::SIGINT, action as libc::sighandler_t) };
+}
+
+/// Sets `flag` on Ctrl-C (`ctrlc`'s handler).
+#[cfg(not(target_os = "linux"))]
+fn on_interrupt(flag: &Arc<AtomicBool>) {
+    let g = flag.clone();
+    let _ = ctrlc::set_handler(move || g.store(true, std::sync::atomic::Ordering::SeqCst));
 }
 
 /// Writes one record in the chosen format.

@@ -639,7 +639,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// refutation found stopping the rest. With one thread, or `lvl` 0, `def`.
     fn def_split(&mut self, q: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if lvl == 0 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() || self.defended_by_rule(q, n) {
+        if lvl == 0 || super::parallel::threads() < 2 || self.ctx.non_trivial.is_some() || self.defended_by_rule(q, n) {
             return self.def(q, n);
         }
         if self.ctx.tick() {
@@ -714,7 +714,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// is searched in vain.
     fn att_split(&mut self, p: &G, n: u32, lvl: u32) -> bool {
         use rayon::prelude::*;
-        if lvl == 0 || n < 2 || rayon::current_num_threads() < 2 || self.ctx.non_trivial.is_some() {
+        if lvl == 0 || n < 2 || super::parallel::threads() < 2 || self.ctx.non_trivial.is_some() {
             return self.att(p, n);
         }
         if self.ctx.tick() {
@@ -923,7 +923,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.nt_left -= cost;
         let moves = self.moves(q);
         let threat = Threat { len: threat_len, moves: threat_moves, reflex_forced };
-        if par && rayon::current_num_threads() > 1 {
+        if par && super::parallel::threads() > 1 {
             let (ctx, mode, home, nt_left) = (self.ctx, self.mode, self.home, self.nt_left);
             let nodes = par_map(&moves, |&d| {
                 let mut s = Searcher::<G>::new(ctx, mode, home);

@@ -477,7 +477,7 @@ pub(crate) fn help<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, plies: u32, 
     } else if finish == Finish::Goal {
         drop_wrong_side_goal_moves(ctx, pos, &mut first);
     }
-    let threads = rayon::current_num_threads();
+    let threads = super::parallel::threads();
     // A null move (`None`) where `NullMoves` allows one.
     let may_pass = |p: &G, left: u32, after_null: bool| null && left > 1 && !after_null && !p.in_check();
     let mut first: Vec<Option<G::Move>> = first.into_iter().map(Some).collect();

@@ -369,8 +369,12 @@ pub(crate) fn last_line_move<G: Game>(ctx: &Ctx, pos: &G, m: G::Move) -> LineMov
 /// Solves `stip` from `pos` (whose side to move makes the first move).
 pub fn solve<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solved {
     let threads = if opts.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.threads };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
     let run = || solve_inner(pos, stip, opts);
+    if threads == 1 {
+        // On this thread: no pool to start.
+        return parallel::alone(run);
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
     match pool {
         Ok(p) => p.install(run),
         Err(_) => run(),

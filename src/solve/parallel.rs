@@ -4,9 +4,37 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+thread_local! {
+    /// Whether the search runs on this thread alone ([`alone`]).
+    static ALONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` on the calling thread with the search's parallel parts made sequential
+/// ([`threads`] answers 1, [`par_map`] maps in turn): a one-thread search needs no thread
+/// pool, whose worker thread costs a short problem a tenth of its run.
+pub(crate) fn alone<R>(f: impl FnOnce() -> R) -> R {
+    /// Puts the flag back as it was, also when `f` unwinds.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ALONE.with(|a| a.set(self.0));
+        }
+    }
+    let _restore = Restore(ALONE.with(|a| a.replace(true)));
+    f()
+}
+
+/// The threads the search runs on: 1 under [`alone`], else those of the rayon pool.
+pub(crate) fn threads() -> usize {
+    if ALONE.with(|a| a.get()) { 1 } else { rayon::current_num_threads() }
+}
+
 /// Runs `f` over `items` in parallel, keeping the order of the results.
 pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     use rayon::prelude::*;
+    if threads() < 2 {
+        return items.iter().map(f).collect();
+    }
     items.par_iter().with_max_len(1).map(f).collect()
 }
 
@@ -16,7 +44,7 @@ pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync 
 /// item steal work inside the last ones.
 pub(crate) fn par_map_ordered<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     use rayon::prelude::*;
-    let workers = rayon::current_num_threads().min(items.len());
+    let workers = threads().min(items.len());
     if workers < 2 {
         return items.iter().map(f).collect();
     }

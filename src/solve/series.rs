@@ -374,7 +374,7 @@ pub(crate) fn series<G: Game>(ctx: &Ctx, pos: &G, stip: &Stipulation, opts: &Sol
     // series moves, so that a narrow first level (a few first moves, or one that holds most
     // of the search) still keeps every thread busy; the lines come out in the order of the
     // one-thread search.
-    let split = rayon::current_num_threads() > 1 && k > 2;
+    let split = super::parallel::threads() > 1 && k > 2;
     let mut tasks: Vec<(G::Move, Part<G::Move>)> = Vec::new();
     for &m in &first {
         if !split {

@@ -75,20 +75,21 @@ pub(super) fn close(b: &Builder) -> Option<Vec<Found>> {
     let steps = AtomicU64::new(0);
     // The raw pictures are closed in parallel, a chunk each; the results come back in the
     // order of the raw pictures, so the plan does not depend on the number of threads.
-    let parts: Vec<Option<Vec<Found>>> = b
-        .found
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut c = Closer { b, count, out: Vec::new(), seen: Seen::default(), steps: &steps, overflow: false };
-            for (raw, sa, sm) in chunk {
-                c.concretise(raw.clone(), 0, [b.wa - *sa as i32, b.bm - *sm as i32]);
-                if c.overflow {
-                    return None;
-                }
+    let close_chunk = |chunk: &[_]| {
+        let mut c = Closer { b, count, out: Vec::new(), seen: Seen::default(), steps: &steps, overflow: false };
+        for (raw, sa, sm) in chunk {
+            c.concretise(Clone::clone(raw), 0, [b.wa - *sa as i32, b.bm - *sm as i32]);
+            if c.overflow {
+                return None;
             }
-            Some(c.out)
-        })
-        .collect();
+        }
+        Some(c.out)
+    };
+    let parts: Vec<Option<Vec<Found>>> = if crate::solve::parallel::threads() < 2 {
+        b.found.chunks(CHUNK).map(close_chunk).collect()
+    } else {
+        b.found.par_chunks(CHUNK).map(close_chunk).collect()
+    };
     let mut seen = Seen::default();
     let mut out = Vec::new();
     for part in parts {
