@@ -1217,6 +1217,14 @@ impl FairyPosition {
     /// [`Self::plainly_attacked`] with the squares `occ` taken (the pieces of `them` where
     /// they stand): for a royal piece's quiet move tested unmade.
     fn plainly_attacked_in(&self, royals: u64, them: Color, occ: u64) -> Option<bool> {
+        self.plain_attackers::<true>(royals, them, occ).map(|a| a != 0)
+    }
+
+    /// The pieces of `them` that attack one of `royals` by the plain check test
+    /// ([`Self::plainly_attacked`]) with the squares `occ` taken; with `FIRST`, the first
+    /// one found only. `None` when an orphan stands among them.
+    fn plain_attackers<const FIRST: bool>(&self, royals: u64, them: Color, occ: u64) -> Option<u64> {
+        let mut found = 0u64;
         let attackers = self.movable(them);
         let up: i32 = if them == Color::White { 1 } else { -1 };
         let spans = &SPANS;
@@ -1271,11 +1279,14 @@ impl FairyPosition {
                     && !(paralysis && self.paralysed(from, p))
                     && (!filters || Squares(lands).any(|to| self.capture_allowed(from, p, r, to, them)))
                 {
-                    return Some(true);
+                    found |= 1u64 << from.0;
+                    if FIRST {
+                        return Some(found);
+                    }
                 }
             }
         }
-        Some(false)
+        Some(found)
     }
 
     /// The pieces `c` may move, in groups to generate one at a time when one legal move is
@@ -1480,7 +1491,7 @@ impl FairyPosition {
         if m.victim.is_none() && m.rook.is_none() {
             let from = 1u64 << m.from.0;
             if safe.pieces & from != 0 {
-                return true;
+                return safe.targets & (1u64 << m.to.0) != 0;
             }
             if safe.royals & from != 0
                 && let Some(hit) = self.plainly_attacked_in(
@@ -1594,16 +1605,56 @@ impl FairyPosition {
         let royals = self.royals_own(us);
         let enemy = self.occ[Owner::of(us.opponent()).index()];
         if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
-            return QuietSafe { pieces: 0, royals };
+            return QuietSafe { pieces: 0, royals, targets: u64::MAX };
         }
         if royals == 0 {
-            return QuietSafe { pieces: own, royals };
+            return QuietSafe { pieces: own, royals, targets: u64::MAX };
         }
-        if self.royal_attacked(us) {
-            return QuietSafe { pieces: 0, royals };
-        }
+        let Some(checkers) = self.plain_attackers::<false>(royals, us.opponent(), self.occupied()) else {
+            return QuietSafe { pieces: 0, royals, targets: u64::MAX };
+        };
+        let targets = match checkers.count_ones() {
+            0 => u64::MAX,
+            // In check by one piece, of one royal piece: a quiet move must come between.
+            1 if royals.count_ones() == 1 => self.blocks(Square(royals.trailing_zeros() as u8), Square(checkers.trailing_zeros() as u8)),
+            1 => return QuietSafe { pieces: 0, royals, targets: u64::MAX },
+            // In double check, only a royal piece's move may be legal.
+            _ => 0,
+        };
         let exposed = royals | self.line_openers(royals, own, enemy);
-        QuietSafe { pieces: own & !exposed, royals }
+        QuietSafe { pieces: own & !exposed, royals, targets }
+    }
+
+    /// The squares where a piece arriving stops the check the piece on `checker` gives the
+    /// royal piece on `royal` (a [`LINE_TAKER`]): those between them when it takes along a
+    /// rook or bishop line, none when a leap of its walk reaches the royal piece (no kind
+    /// leaps over a square of a line today, as an alfil would; the test keeps it right if one
+    /// comes).
+    fn blocks(&self, royal: Square, checker: Square) -> u64 {
+        let Some(p) = self.board[checker.index()] else { return 0 };
+        let walk = if self.conditions.iter().any(|c| c.lends_walks()) { self.walk_of(checker, p, self.side.opponent()) } else { p.kind };
+        let (rf, rr) = fr(royal);
+        let (cf, cr) = fr(checker);
+        let (df, dr) = (cf - rf, cr - rr);
+        let leaps = walk.components().iter().any(|c| match *c {
+            crate::piece::Component::Leap(a, b) => {
+                let (a, b) = (a as i32, b as i32);
+                (df.abs() == a && dr.abs() == b) || (df.abs() == b && dr.abs() == a)
+            }
+            _ => false,
+        });
+        if leaps || walk.components().is_empty() || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            return 0;
+        }
+        let (sf, sr) = (df.signum(), dr.signum());
+        let mut between = 0u64;
+        let (mut x, mut y) = (rf + sf, rr + sr);
+        while (x, y) != (cf, cr) {
+            between |= bit_at(x, y);
+            x += sf;
+            y += sr;
+        }
+        between
     }
 
     /// Step 6 for the pseudo-legal move `m` of the side to move, made: `q` is the position
@@ -1856,8 +1907,11 @@ pub(crate) fn capture_span(k: Kind, from: Square) -> u64 {
 /// The quiet moves tested unmade ([`FairyPosition::quiet_safe`]).
 #[derive(Clone, Copy, Default, Debug)]
 pub(crate) struct QuietSafe {
-    /// The pieces whose quiet moves are legal.
+    /// The pieces whose quiet moves are legal when they arrive on `targets`, and illegal
+    /// elsewhere.
     pieces: u64,
+    /// Every square when the side is not in check; in check, the squares that stop it.
+    targets: u64,
     /// The royal pieces, whose quiet moves are legal when no royal piece is attacked with
     /// the piece moved.
     royals: u64,
@@ -2108,8 +2162,11 @@ impl Game for FairyPosition {
         let safe = self.quiet_safe();
         let mut any = false;
         for &m in pseudo.iter() {
-            let mut q = self.make_move_unkeyed(m);
             let plain = m.victim.is_none() && m.rook.is_none() && safe.pieces & (1u64 << m.from.0) != 0;
+            if plain && safe.targets & (1u64 << m.to.0) == 0 {
+                continue;
+            }
+            let mut q = self.make_move_unkeyed(m);
             if !plain && !self.legal_as_made(m, &q) {
                 continue;
             }
