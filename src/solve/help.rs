@@ -38,6 +38,12 @@ thread_local! {
     static GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
 }
 
+/// Forgets what this thread's gate learned: each solve starts afresh, as it did on the new
+/// threads of its own pool.
+pub(super) fn reset_gate() {
+    GATE.with(|g| *g.borrow_mut() = Gate::default());
+}
+
 /// What must hold after the last half-move of a help line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Finish {

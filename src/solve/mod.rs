@@ -371,7 +371,13 @@ pub fn solve<G: Game>(pos: &G, stip: &Stipulation, opts: &SolveOptions) -> Solve
     let threads = if opts.threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { opts.threads };
     let run = || solve_inner(pos, stip, opts);
     if threads == 1 {
-        // On this thread: no pool to start.
+        // On this thread: no pool to start. What an earlier solve on this thread left (its
+        // gates' learning, its node count, which `Solved::nodes` reads from zero) is
+        // forgotten, as a new pool's thread would not know it.
+        LOCAL_NODES.with(|c| c.set(0));
+        help::reset_gate();
+        series::reset_gate();
+        parry::reset_gate();
         return parallel::alone(run);
     }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();

@@ -35,6 +35,12 @@ thread_local! {
     static PARRY_GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
 }
 
+/// Forgets what this thread's gate learned: each solve starts afresh, as it did on the new
+/// threads of its own pool.
+pub(super) fn reset_gate() {
+    PARRY_GATE.with(|g| *g.borrow_mut() = Gate::default());
+}
+
 /// One step of a line: a move, and whether it is a parry.
 type Step<M> = (M, bool);
 

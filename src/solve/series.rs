@@ -42,6 +42,12 @@ thread_local! {
     static SERIES_GATE: std::cell::RefCell<Gate> = std::cell::RefCell::new(Gate::default());
 }
 
+/// Forgets what this thread's gate learned: each solve starts afresh, as it did on the new
+/// threads of its own pool.
+pub(super) fn reset_gate() {
+    SERIES_GATE.with(|g| *g.borrow_mut() = Gate::default());
+}
+
 impl<G: Game> Series<'_, G> {
     /// Whether a move reaching the goal must give check (mate and check goals): the other
     /// moves need not be played to be ruled out.
