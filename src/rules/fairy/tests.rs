@@ -748,3 +748,135 @@ fn spans_hold_every_capture_on_random_boards() {
         }
     }
 }
+
+/// The moves judged without being made ([`FairyPosition::quiet_safe`],
+/// [`FairyPosition::quiet_checks`]) are those the make-and-test finds, on random boards under
+/// each condition that keeps quiet moves plain (alone and two together, with conditions
+/// that do not too, which turn the shortcut off): the legal moves, "has a move", every legal
+/// move visited, and the checking moves. The pieces are mostly of the kinds the shortcut
+/// accepts, so that it is taken on most boards, and sometimes of any kind.
+#[test]
+fn quiet_moves_judged_unmade_are_those_made_and_tested() {
+    use conditions::Rebirth;
+    let quiet = [
+        Condition::Rebirth(Rebirth::Circe { rex: false }),
+        Condition::Rebirth(Rebirth::CirceTakeMake),
+        Condition::Maximummer(Color::White),
+        Condition::Maximummer(Color::Black),
+        Condition::Andernach,
+        Condition::TakeMake,
+        Condition::Annan,
+        Condition::Grid,
+        Condition::Monochrome,
+        Condition::Bichrome,
+    ];
+    assert!(quiet.iter().all(|c| c.plain_quiet_moves() && c.plain_checks()));
+    // Haaner among them: the test found that the hole left on a king's square cuts the line
+    // of a rook it steps away from.
+    let others = [
+        Condition::KoeKo,
+        Condition::Checkless,
+        Condition::Madrasi { rex: false },
+        Condition::Rebirth(Rebirth::Parrain),
+        Condition::Haaner,
+    ];
+    assert!(others.iter().all(|c| !c.plain_quiet_moves()));
+    let line_kinds = [
+        Kind::King,
+        Kind::Queen,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Knight,
+        Kind::Pawn,
+        Kind::Camel,
+        Kind::Zebra,
+        Kind::Amazon,
+        Kind::Empress,
+    ];
+    assert!(line_kinds.iter().all(|k| LINE_TAKER[k.index()]));
+    let mut rnd = crate::rules::test_random(0x9a1e_7e57);
+    let (mut shortcut, mut in_check, mut checking) = (0u32, 0u32, 0u32);
+    for case in 0..12_000 {
+        let mut conds = Conditions::none();
+        conds.push(quiet[case % quiet.len()]).unwrap();
+        match rnd(4) {
+            0 => {
+                let _ = conds.push(quiet[rnd(quiet.len() as u64) as usize]);
+            }
+            1 if rnd(3) == 0 => {
+                let _ = conds.push(others[rnd(others.len() as u64) as usize]);
+            }
+            _ => {}
+        }
+        let side = if rnd(2) == 0 { Color::White } else { Color::Black };
+        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions: conds, ..FairySetup::default() }) else {
+            continue;
+        };
+        // One king a side, then pieces.
+        for owner in [W, B] {
+            let s = Square(rnd(64) as u8);
+            p.take(s);
+            p.put(s, FPiece::new(owner, Kind::King));
+        }
+        for _ in 0..3 + rnd(12) {
+            let s = Square(rnd(64) as u8);
+            if p.kings & (1u64 << s.0) != 0 {
+                continue;
+            }
+            let owner = if rnd(30) == 0 { Owner::Neutral } else { [W, B][rnd(2) as usize] };
+            let kind = if rnd(8) == 0 {
+                Kind::ALL[rnd(Kind::ALL.len() as u64) as usize]
+            } else {
+                line_kinds[1 + rnd(line_kinds.len() as u64 - 1) as usize]
+            };
+            // No pawn on its first or last rank.
+            if matches!(kind, Kind::Pawn | Kind::BerolinaPawn) && (s.0 < 8 || s.0 >= 56) {
+                continue;
+            }
+            p.take(s);
+            p.put(s, FPiece::new(owner, kind));
+        }
+        if rnd(6) == 0 {
+            p.holes = (0..3).fold(0u64, |h, _| h | 1u64 << rnd(64)) & !p.occupied();
+        }
+        // The side not to move may not stand in check.
+        if p.royal_attacked(side.opponent()) {
+            continue;
+        }
+        p.hash = p.compute_hash();
+        let safe = p.quiet_safe();
+        shortcut += (safe.pieces != 0) as u32;
+        in_check += (safe.pieces != 0 && safe.targets != u64::MAX) as u32;
+        let mut fast = FMoveList::new();
+        p.legal_unchosen(&mut fast);
+        let mut pseudo = FMoveList::new();
+        p.pseudo_moves(side, None, &mut pseudo);
+        let slow: Vec<FMove> = pseudo.iter().copied().filter(|&m| p.is_legal_pseudo(m)).collect();
+        let mut fast: Vec<FMove> = fast.to_vec();
+        fast.sort();
+        let mut slow_sorted = slow.clone();
+        slow_sorted.sort();
+        assert_eq!(fast, slow_sorted, "legal moves under {:?}: {}", p.conditions, p.to_fen());
+        assert_eq!(p.has_move(), !p.legal_moves().is_empty(), "has_move under {:?}: {}", p.conditions, p.to_fen());
+        let mut visited = 0usize;
+        p.every_move(&mut |_, _| {
+            visited += 1;
+            true
+        });
+        let chosen = p.legal_moves().len();
+        assert_eq!(visited, chosen, "every_move under {:?}: {}", p.conditions, p.to_fen());
+        let mut checks = Vec::new();
+        Game::checking_moves(&p, &mut checks);
+        checks.sort();
+        let mut slow_checks: Vec<FMove> =
+            p.legal_moves().iter().copied().filter(|&m| p.make_move(m).royal_attacked(side.opponent())).collect();
+        slow_checks.sort();
+        assert_eq!(checks, slow_checks, "checking moves under {:?}: {}", p.conditions, p.to_fen());
+        checking += !checks.is_empty() as u32;
+    }
+    // The shortcut was taken on most boards, in check on some, and checks were found.
+    assert!(
+        shortcut > 2_500 && in_check > 300 && checking > 1_000,
+        "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks"
+    );
+}

@@ -295,15 +295,15 @@ impl Condition {
         matches!(
             self,
             // Not Parrain Circe (its piece comes back after any move), AntiAndernach (a
-            // quiet move changes the mover's colour), Madrasi (a piece leaving may free an
-            // enemy piece), AntiCirce (a rebirth square left may allow a capture of the
-            // king), KoeKo (a square next to the king filled may allow one), Checkless and
-            // Isardam (tests after the move).
+            // quiet move changes the mover's colour), Haaner (the square left becomes a
+            // hole, which cuts lines: a king's step along a line away from a rook is legal
+            // there), Madrasi (a piece leaving may free an enemy piece), AntiCirce (a rebirth
+            // square left may allow a capture of the king), KoeKo (a square next to the king
+            // filled may allow one), Checkless and Isardam (tests after the move).
             Condition::Rebirth(Rebirth::Circe { rex: false } | Rebirth::CirceTakeMake)
                 | Condition::Maximummer(_)
                 | Condition::Andernach
                 | Condition::TakeMake
-                | Condition::Haaner
                 | Condition::Annan
                 | Condition::Grid
                 | Condition::Monochrome
