@@ -1500,17 +1500,28 @@ impl FairyPosition {
     fn is_legal_pseudo_in(&self, m: FMove, safe: QuietSafe) -> bool {
         if m.victim.is_none() && m.rook.is_none() {
             let from = 1u64 << m.from.0;
+            // Under Checkless, a move found safe that may give check is made and tested.
+            let checkless_ok = || safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
             if safe.pieces & from != 0 {
-                return safe.targets & (1u64 << m.to.0) != 0;
-            }
-            if safe.royals & from != 0
+                if safe.targets & (1u64 << m.to.0) == 0 {
+                    return false;
+                }
+                if checkless_ok() {
+                    return true;
+                }
+            } else if safe.royals & from != 0
                 && let Some(hit) = self.plainly_attacked_in(
                     (safe.royals & !from) | (1u64 << m.to.0),
                     self.side.opponent(),
                     (self.occupied() & !from) | (1u64 << m.to.0),
                 )
             {
-                return !hit;
+                if hit {
+                    return false;
+                }
+                if checkless_ok() {
+                    return true;
+                }
             }
         }
         self.is_legal_pseudo(m)
@@ -1526,7 +1537,9 @@ impl FairyPosition {
     /// [`Self::may_check_quietly`]; `None` when the shortcut does not hold.
     fn quiet_checks(&self) -> Option<u64> {
         let us = self.side;
-        if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() && !c.lends_walks()) {
+        if self.occ[Owner::Neutral.index()] != 0
+            || !self.conditions.iter().all(|c| (c.plain_quiet_moves() || c.forbids_checks_only()) && !c.lends_walks())
+        {
             return None;
         }
         let own = self.occ[Owner::of(us).index()];
@@ -1606,33 +1619,50 @@ impl FairyPosition {
     /// `pieces`, the side's pieces but the royal ones and those that stand first on such a
     /// line with an enemy piece of any kind next behind them, whose quiet moves are legal.
     /// Both empty when the shortcut does not hold: every move is then made and tested.
+    /// Under Checkless chess ([`Condition::forbids_checks_only`]) such a move is legal only
+    /// when it also gives no check: `openers` ([`Self::quiet_checks`]) tells the moves that
+    /// may, which are made and tested.
     pub(crate) fn quiet_safe(&self) -> QuietSafe {
+        let safe = self.quiet_safe_for_own_royals();
+        if (safe.pieces | safe.royals) != 0 && self.conditions.iter().any(|c| c.forbids_checks_only()) {
+            return match self.quiet_checks() {
+                Some(openers) => QuietSafe { openers: Some(openers), ..safe },
+                None => QuietSafe::default(),
+            };
+        }
+        safe
+    }
+
+    /// [`Self::quiet_safe`] for the safety of the mover's royal pieces alone.
+    fn quiet_safe_for_own_royals(&self) -> QuietSafe {
         let us = self.side;
-        if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() && c.plain_checks()) {
+        if self.occ[Owner::Neutral.index()] != 0
+            || !self.conditions.iter().all(|c| (c.plain_quiet_moves() || c.forbids_checks_only()) && c.plain_checks())
+        {
             return QuietSafe::default();
         }
         let own = self.occ[Owner::of(us).index()];
         let royals = self.royals_own(us);
         let enemy = self.occ[Owner::of(us.opponent()).index()];
         if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
-            return QuietSafe { pieces: 0, royals, targets: u64::MAX };
+            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None };
         }
         if royals == 0 {
-            return QuietSafe { pieces: own, royals, targets: u64::MAX };
+            return QuietSafe { pieces: own, royals, targets: u64::MAX, openers: None };
         }
         let Some(checkers) = self.plain_attackers::<false>(royals, us.opponent(), self.occupied()) else {
-            return QuietSafe { pieces: 0, royals, targets: u64::MAX };
+            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None };
         };
         let targets = match checkers.count_ones() {
             0 => u64::MAX,
             // In check by one piece, of one royal piece: a quiet move must come between.
             1 if royals.count_ones() == 1 => self.blocks(Square(royals.trailing_zeros() as u8), Square(checkers.trailing_zeros() as u8)),
-            1 => return QuietSafe { pieces: 0, royals, targets: u64::MAX },
+            1 => return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None },
             // In double check, only a royal piece's move may be legal.
             _ => 0,
         };
         let exposed = royals | self.line_openers(royals, own, enemy);
-        QuietSafe { pieces: own & !exposed, royals, targets }
+        QuietSafe { pieces: own & !exposed, royals, targets, openers: None }
     }
 
     /// The squares where a piece arriving stops the check the piece on `checker` gives the
@@ -1922,6 +1952,10 @@ pub(crate) struct QuietSafe {
     pieces: u64,
     /// Every square when the side is not in check; in check, the squares that stop it.
     targets: u64,
+    /// Under Checkless chess, the pieces that may give check by opening a line
+    /// ([`FairyPosition::quiet_checks`]): a quiet move that may give check is made and
+    /// tested.
+    openers: Option<u64>,
     /// The royal pieces, whose quiet moves are legal when no royal piece is attacked with
     /// the piece moved.
     royals: u64,
@@ -2172,10 +2206,11 @@ impl Game for FairyPosition {
         let safe = self.quiet_safe();
         let mut any = false;
         for &m in pseudo.iter() {
-            let plain = m.victim.is_none() && m.rook.is_none() && safe.pieces & (1u64 << m.from.0) != 0;
-            if plain && safe.targets & (1u64 << m.to.0) == 0 {
+            let unpinned = m.victim.is_none() && m.rook.is_none() && safe.pieces & (1u64 << m.from.0) != 0;
+            if unpinned && safe.targets & (1u64 << m.to.0) == 0 {
                 continue;
             }
+            let plain = unpinned && safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
             let mut q = self.make_move_unkeyed(m);
             if !plain && !self.legal_as_made(m, &q) {
                 continue;

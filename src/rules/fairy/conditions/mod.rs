@@ -311,6 +311,14 @@ impl Condition {
         )
     }
 
+    /// Whether this condition keeps quiet moves plain ([`Condition::plain_quiet_moves`]) but
+    /// for a [`Hooks::legal_after`] that forbids only moves giving check (Checkless chess:
+    /// those that do not mate): a quiet move judged legal without being made is then legal
+    /// when it gives no check ([`super::FairyPosition::quiet_safe`]).
+    pub(crate) fn forbids_checks_only(&self) -> bool {
+        matches!(self, Condition::Checkless)
+    }
+
     /// Whether this condition forbids some moves by [`Hooks::allows`] (and changes no move
     /// by [`Hooks::expand`]): the plain check test asks it of each capture of a royal piece.
     pub(crate) fn filters_moves(&self) -> bool {
