@@ -249,6 +249,8 @@ impl<G: Game> Helper<'_, G> {
             let cut = p.goal_unreachable(self.goal, mating.opponent(), k / 2, k.div_ceil(2));
             GATE.with_borrow_mut(|g| g.record(k, cut));
             if cut {
+                // Proven out of reach: kept, so that another order of moves finds it.
+                self.ctx.tt.put(key, 1, 1);
                 return false;
             }
         }
@@ -256,6 +258,7 @@ impl<G: Game> Helper<'_, G> {
             let cut = self.reci_unreachable(p, k);
             GATE.with_borrow_mut(|g| g.record(k + 2, cut));
             if cut {
+                self.ctx.tt.put(key, 1, 1);
                 return false;
             }
         }
@@ -318,7 +321,15 @@ impl<G: Game> Helper<'_, G> {
             let child_plan = match plan {
                 Some(pl) if k > 1 || matches!(self.finish, Finish::Reci(_)) => match p.plan_after(pl, m) {
                     Some(c) => Some(c),
-                    None => continue, // no picture can be reached in time
+                    None => {
+                        // No picture can be reached in time: the child has no solution, a
+                        // fact of its position, kept so that the plan is not asked again
+                        // where the child comes back by another order of moves.
+                        if probe && let Some(key) = p.child_key(m) {
+                            self.ctx.tt.put(key ^ child_salt, 1, 1);
+                        }
+                        continue;
+                    }
                 },
                 _ => None,
             };
