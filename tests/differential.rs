@@ -233,6 +233,28 @@ fn check_key_hint(p: &Position, ours: &[Move]) {
     }
 }
 
+/// `Position::king_escapes_after` against the position played: where it answers, it says
+/// whether the opponent's king has a legal step there (the mate-in-one tests rule out the
+/// checks it answers `true` for without playing them). It must answer every plain move and
+/// promotion of a board of orthodox pieces. Returns how many moves it answered.
+fn check_king_escapes(p: &Position, ours: &[Move]) -> usize {
+    let orthodox = (0..64u8).all(|s| p.piece_at(Square(s)).is_none_or(|pc| Kind::CHESS[1..=5].contains(&pc.kind) || pc.kind == Kind::King));
+    let mut answered = 0;
+    for &m in ours {
+        let told = p.king_escapes_after(m);
+        if orthodox && p.king(p.side_to_move().opponent()).is_some() && matches!(m, Move::Normal { .. }) {
+            assert!(told.is_some(), "{} {m:?}: a plain move of an orthodox board not judged", p.to_fen());
+        }
+        let Some(told) = told else { continue };
+        answered += 1;
+        let q = p.play(m);
+        let king = q.king(q.side_to_move());
+        let steps = q.legal_moves().iter().any(|r| matches!(r, Move::Normal { from, .. } if Some(*from) == king));
+        assert_eq!(told, steps, "{} {m:?}: king escapes after it", p.to_fen());
+    }
+    answered
+}
+
 /// `cases` random cases, or `PROPTEST_CASES` when set (for long soak runs).
 fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
@@ -251,8 +273,41 @@ proptest! {
             let ours = check_position(&p, &promotions);
             check_try_play(&p, &ours);
             check_key_hint(&p, &ours);
+            check_king_escapes(&p, &ours);
         }
     }
+}
+
+/// The king-escape test on mating nets, where its answer matters most: known mates and
+/// checks the king steps out of, and every move of three positions.
+#[test]
+fn king_escapes_tell_mates_from_checks() {
+    // (position, move from, move to, the king escapes)
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0, 56, false),  // back-rank mate Ra8#
+        ("6k1/5p1p/8/8/8/8/8/R5K1 w - - 0 1", 0, 56, true),   // g7 free
+        ("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1", 1, 57, false),     // Qb8#
+        ("7k/8/5K2/8/8/8/8/1Q6 w - - 0 1", 1, 57, true),      // Kh7
+        ("6k1/6pp/8/8/8/8/8/5RK1 w - - 0 1", 5, 61, true),    // Rf8+ Kxf8
+        ("6k1/6pp/8/2B5/8/8/8/5RK1 w - - 0 1", 5, 61, false), // Rf8#: the bishop guards f8
+    ];
+    for (fen, from, to, escapes) in cases {
+        let p = Position::from_fen(fen).unwrap();
+        let m = Move::Normal { from: Square(from), to: Square(to), promotion: None };
+        assert!(p.legal_moves().contains(&m), "{fen} {m:?}");
+        assert_eq!(p.king_escapes_after(m), Some(escapes), "{fen} {m:?}");
+    }
+    let mut answered = 0;
+    for fen in [
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1",
+    ] {
+        let p = Position::from_fen(fen).unwrap();
+        let moves: Vec<Move> = p.legal_moves().iter().copied().collect();
+        answered += check_king_escapes(&p, &moves);
+    }
+    assert!(answered > 40, "only {answered} moves judged");
 }
 
 proptest! {

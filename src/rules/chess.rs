@@ -1322,6 +1322,35 @@ impl Position {
         }
     }
 
+    /// Whether the opponent's king has a square to step to after the legal move `m`, told
+    /// without playing it: `Some(true)` when one of its squares is neither held by a piece
+    /// of its own nor attacked after the move (so `m` does not mate), `Some(false)` when
+    /// every one is, `None` where this is not judged (fairy pieces, a move other than a
+    /// plain one or a promotion, no king). Mate-in-one tests ask it of each check before
+    /// playing it: most checks are answered by a step of the king.
+    pub fn king_escapes_after(&self, m: Move) -> Option<bool> {
+        let Move::Normal { from, to, promotion } = m else { return None };
+        if self.fairy != 0 {
+            return None;
+        }
+        let us = self.side;
+        let ksq = self.king(us.opponent())?;
+        let mover = self.mailbox.get(from.index())?;
+        let t = tables();
+        let (fb, tb, kb) = (1u64 << from.0, 1u64 << to.0, 1u64 << ksq.0);
+        // After the move, the king lifted off its square (so that it cannot hide behind
+        // itself from a slider).
+        let occ = (self.occupied() & !fb | tb) & !kb;
+        let ours = self.by_color[us.index()] & !fb;
+        let kind = promotion.unwrap_or(mover.kind);
+        let moved = match kind {
+            Kind::Pawn => t.pawn[us.index()][to.index()],
+            k => self.piece_reach(k, to, occ).1,
+        };
+        let squares = t.king[ksq.index()] & !(self.by_color[us.opponent().index()] & !tb);
+        Some(Squares(squares & !moved).any(|f| !self.attacked_by_among(f, us, occ, ours)))
+    }
+
     /// Whether legal move `m` gives check, computed without playing it when only
     /// orthodox pieces are on the board (played and tested otherwise).
     pub fn gives_check(&self, m: Move) -> bool {

@@ -407,6 +407,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn gives_check(&self, m: Self::Move) -> bool {
         self.play(m).in_check()
     }
+    /// Whether the opponent's king surely has a square to step to after the legal move `m`
+    /// (so that `m` cannot mate), told without playing it; `false` when not known (the
+    /// default). Mate-in-one tests ask it of each check before playing it: most checks are
+    /// answered by a step of the king.
+    fn king_escapes(&self, m: Self::Move) -> bool {
+        let _ = m;
+        false
+    }
     /// The position after `m` when `m` is a legal move here (a killer move found elsewhere),
     /// `None` otherwise.
     fn try_play(&self, m: Self::Move) -> Option<Self> {
@@ -576,6 +584,9 @@ impl Game for crate::position::Position {
     }
     fn gives_check(&self, m: Self::Move) -> bool {
         crate::position::Position::gives_check(self, m)
+    }
+    fn king_escapes(&self, m: Self::Move) -> bool {
+        self.king_escapes_after(m) == Some(true)
     }
     fn try_play(&self, m: Self::Move) -> Option<Self> {
         crate::position::Position::try_play(self, m)

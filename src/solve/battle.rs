@@ -379,7 +379,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Only a checking move can reach the goal: those are tested first, and searched
             // first; then the other moves (generated only when needed).
             let checks = self.checks(p);
-            result = (n == 1 || !self.ctx.exact) && checks.iter().any(|&m| self.goal_move(p, m));
+            let mate = self.goal == Goal::Mate;
+            result = (n == 1 || !self.ctx.exact) && checks.iter().any(|&m| !(mate && p.king_escapes(m)) && self.goal_move(p, m));
             if !result && n > 1 {
                 result = self.first_win(p, &checks, n) || {
                     let mut quiet = self.moves(p);

@@ -309,6 +309,9 @@ impl<G: Game> Helper<'_, G> {
                 self.ctx.tt.prefetch(p.key_hint(m) ^ child_salt);
             }
         }
+        // The last move of `h#`: only checks, each asked whether the king can step out of it
+        // before it is played.
+        let mate_in_one = k == 1 && self.finish == Finish::Goal && self.goal == Goal::Mate && self.ctx.checks_only;
         for &m in &moves {
             if probe
                 && let Some(key) = p.child_key(m)
@@ -333,6 +336,9 @@ impl<G: Game> Helper<'_, G> {
                 },
                 _ => None,
             };
+            if mate_in_one && p.king_escapes(m) {
+                continue; // the king steps out of this check (told without playing it)
+            }
             let q = p.play(m);
             if k == 1 {
                 if self.finished(p, m, &q) {

@@ -87,8 +87,13 @@ impl<G: Game> Series<'_, G> {
                     goal_moves(q, self.goal, &mut v);
                     q.retain_goal_moves(self.goal, &mut v);
                 }
-                let r: Vec<LineMove> =
-                    v.iter().filter(|&&d| q.move_reaches_goal(d, self.goal)).map(|&d| last_line_move(self.ctx, q, d)).collect();
+                // A check the king steps out of is ruled out without being played.
+                let mate = self.goal == Goal::Mate && self.needs_check();
+                let r: Vec<LineMove> = v
+                    .iter()
+                    .filter(|&&d| !(mate && q.king_escapes(d)) && q.move_reaches_goal(d, self.goal))
+                    .map(|&d| last_line_move(self.ctx, q, d))
+                    .collect();
                 (!r.is_empty()).then_some(r)
             }
             SeriesEnd::SelfPlay => {
