@@ -1343,6 +1343,11 @@ impl Position {
         let occ = (self.occupied() & !fb | tb) & !kb;
         let ours = self.by_color[us.index()] & !fb;
         let kind = promotion.unwrap_or(mover.kind);
+        if !kind.is_orthodox() {
+            // A fairy promotion: a hopper's or a lion's reach depends on where the king
+            // stands, which the lifted-king board below does not show.
+            return None;
+        }
         let moved = match kind {
             Kind::Pawn => t.pawn[us.index()][to.index()],
             k => self.piece_reach(k, to, occ).1,
