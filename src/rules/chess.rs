@@ -969,14 +969,16 @@ impl Position {
         let t = tables();
         let (us, them, own, enemy, occ) = self.sides();
         let ksq = self.king(us);
-        let (checkers, pinned, pin_rays, check_mask) = match (legal, ksq) {
+        let (checkers, pinned, pinners, check_mask) = match (legal, ksq) {
             (true, Some(k)) => {
                 let checkers = self.checkers(k, them);
                 let mut pinned = 0u64;
-                // The squares from the king to each pinner, pinner included: a pinned piece
-                // must stay there (the full line is not enough: a grasshopper or a pao can
-                // jump over its pinner).
-                let mut pin_rays = 0u64;
+                // A pinned piece must stay on the squares from its king to its own pinner,
+                // pinner included: the full line is not enough (a grasshopper or a pao can
+                // jump over its pinner, or over its king), nor the squares of every pin
+                // together (two pins on one line, one each side of the king: a grasshopper
+                // pinned on one side would hop over its king into the other's ray).
+                let mut pinners = 0u64;
                 let kk = &self.by_kind;
                 let snipers = (rook_attacks(k, 0) & (kk[Kind::Rook as usize] | kk[Kind::Queen as usize])
                     | bishop_attacks(k, 0) & (kk[Kind::Bishop as usize] | kk[Kind::Queen as usize]))
@@ -985,7 +987,7 @@ impl Position {
                     let b = t.between[k.index()][s.index()] & occ;
                     if b.count_ones() == 1 && b & own != 0 {
                         pinned |= b;
-                        pin_rays |= t.between[k.index()][s.index()] | (1u64 << s.0);
+                        pinners |= 1u64 << s.0;
                     }
                 }
                 let mask = match checkers.count_ones() {
@@ -993,14 +995,19 @@ impl Position {
                     1 => checkers | t.between[k.index()][checkers.trailing_zeros() as usize],
                     _ => 0,
                 };
-                (checkers, pinned, pin_rays, mask)
+                (checkers, pinned, pinners, mask)
             }
             _ => (0, 0, 0, !0u64),
         };
         let pin_ok = |from: Square, targets: u64| -> u64 {
             if pinned & (1u64 << from.0) != 0 {
-                // ksq is Some whenever pinned is non-zero.
-                targets & t.line[ksq.map_or(0, |k| k.index())][from.index()] & pin_rays
+                // ksq is Some whenever pinned is non-zero; the pinner is the one on the
+                // line beyond `from`.
+                let k = ksq.map_or(0, |k| k.index());
+                let ray = Squares(pinners & t.line[k][from.index()])
+                    .find(|s| t.between[k][s.index()] & (1u64 << from.0) != 0)
+                    .map_or(0, |s| t.between[k][s.index()] | (1u64 << s.0));
+                targets & ray
             } else {
                 targets
             }
@@ -1649,6 +1656,21 @@ mod tests {
         // Along the pin line up to the pinner, the pao still moves: b2, b3, b4.
         let p = Position::from_fen("8/8/1q6/1(PA)6/8/8/8/1K2k3 w - - 0 1").unwrap();
         assert_eq!(p.legal_moves().iter().filter(|m| m.from() == Some(Square(33))).count(), 3);
+    }
+
+    #[test]
+    fn pinned_hoppers_cannot_hop_over_their_king_into_another_pin() {
+        // The black grasshopper on d8 is pinned by the queen on c8; the knight on g8 by the
+        // rook on h8, on the same rank beyond the king. Hopping over the king to f8 (inside
+        // the knight's pin, not its own) would open the rank to the queen (found by a soak of
+        // the random playouts of tests/differential.rs).
+        let p = Position::from_fen("2Q(g)k1nR/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+        let moves = p.legal_moves();
+        assert!(!moves.iter().any(|m| m.from() == Some(Square(59))), "{moves:?}");
+        assert!(!moves.iter().any(|m| m.from() == Some(Square(62))), "{moves:?}");
+        // Without the queen the grasshopper is free to hop to f8.
+        let p = Position::from_fen("3(g)k1nR/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+        assert!(p.legal_moves().iter().any(|m| m.from() == Some(Square(59)) && m.to() == Some(Square(61))));
     }
 
     #[test]
