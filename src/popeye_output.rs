@@ -494,7 +494,8 @@ pub fn judge(p: &Problem, section: &OutputSection, lang: Lang, timeout: std::tim
     judge_with(p, section, lang, &crate::solve::SolveOptions { timeout: Some(timeout), ..crate::solve::SolveOptions::default() })
 }
 
-/// [`judge`] with the search's options given (its table budget, threads and time limit).
+/// [`judge`] with the search's options given (its table budget, threads and time limit;
+/// the tree of variations is built only where the problem shows it).
 pub fn judge_with(p: &Problem, section: &OutputSection, lang: Lang, opts: &crate::solve::SolveOptions) -> Judgement {
     use crate::record::VerdictKind;
     let variants = match p.variants() {
@@ -503,7 +504,9 @@ pub fn judge_with(p: &Problem, section: &OutputSection, lang: Lang, opts: &crate
     };
     let mut full = p.clone();
     full.options.max_solutions = None;
-    let records = crate::verify::check_problem(&full, opts);
+    // Compared in Popeye's layout, which shows the tree only where the problem asks for it.
+    let opts = crate::solve::SolveOptions { tree: false, ..opts.clone() };
+    let records = crate::verify::check_problem(&full, &opts);
     if let Some(r) = records.iter().find(|r| r.verdict == VerdictKind::TimedOut) {
         return Judgement::TimedOut(format!("twin {}: {}", r.twin, r.reason));
     }

@@ -141,6 +141,10 @@ pub fn options_for(v: &Variant, base: &SolveOptions) -> SolveOptions {
         non_trivial: o.non_trivial,
         max_flights: o.max_flights,
         goal_is_end: o.goal_is_end,
+        // Without the tree asked for by the run (Popeye's layout), the problems that show
+        // it all the same: Popeye's `Variation` and `PostKeyPlay`, and `Threat n`, which
+        // keeps the keys by their threat's length.
+        tree: base.tree || o.variations || o.post_key_play || o.threat.is_some(),
         ..base.clone()
     }
 }

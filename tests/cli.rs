@@ -315,6 +315,48 @@ fn solve_one_problem() {
     feerie().args(["solve", &format!("{VERDICTS}/invalid.yaml")]).assert().code(2).stdout(predicate::str::contains("verdict: invalid"));
 }
 
+/// Popeye's layout shows a key's threat and variations only under `option Variation`, so
+/// `--format popeye` builds the tree only for such problems: fewer positions searched,
+/// the same keys; the text format builds it always.
+#[test]
+fn popeye_layout_builds_the_tree_only_where_asked() {
+    let dir = scratch("tree");
+    // Karge, STERN 1979 (problems/direct.yaml): 1.Qf8-e7 ! threat: 2.Ra1-a3 zugzwang.
+    let karge = |option: &str| {
+        let f = dir.join(format!("karge{}.inp", option.len()));
+        let text =
+            format!("beginproblem\nstipulation #3\npieces white ke1 qf8 ra1 rh1 se2 pc6 pe4 pf6\n black ke5 pe6\n{option}\nendproblem\n");
+        std::fs::write(&f, text).expect("write the problem");
+        f.to_string_lossy().into_owned()
+    };
+    let nodes = |stderr: &str| -> u64 {
+        let n = stderr.split(" nodes in ").next().and_then(|s| s.rsplit(' ').next()).and_then(|n| n.parse().ok());
+        n.unwrap_or_else(|| panic!("no --stats line: {stderr}"))
+    };
+    let (bare, vari) = (karge(""), karge("option variation"));
+    let (code, out, err) = run(&["solve", &bare, "--format", "popeye", "--threads", "1", "--stats"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("   1.Qf8-e7 !\n") && !out.contains("threat") && !out.contains("Ra1-a3"), "{out}");
+    let keys_only = nodes(&err);
+    let (code, out, err) = run(&["solve", &vari, "--format", "popeye", "--threads", "1", "--stats"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("   1.Qf8-e7 ! threat:\n") && out.contains("2.Ra1-a3 zugzwang."), "{out}");
+    let with_tree = nodes(&err);
+    assert!(keys_only < with_tree, "keys only: {keys_only} positions, with the tree: {with_tree}");
+    // The text format shows the tree of the same problem without the option.
+    let (code, out, err) = run(&["solve", &bare, "--threads", "1", "--stats"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1.Qf8-e7 ! threat:") && out.contains("2.Ra1-a3 zugzwang."), "{out}");
+    assert_eq!(nodes(&err), with_tree);
+    // `Threat 1` judges the key by its threat (two moves here), so it needs the tree even
+    // without `Variation`: no solution, in both formats.
+    let threat = karge("option threat 1");
+    for format in ["popeye", "text"] {
+        let (_, out, _) = run(&["solve", &threat, "--format", format, "--threads", "1"]);
+        assert!(!out.contains("Qf8-e7 !") && out.contains("no solution"), "{format}: {out}");
+    }
+}
+
 #[test]
 fn perft_xiangqi() {
     // The start position without --fen.

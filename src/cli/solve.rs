@@ -132,9 +132,11 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The solve options these settings give.
+    /// The solve options these settings give. Popeye's layout shows the threat and
+    /// variations only where a problem asks for them (`option Variation`, `PostKeyPlay`,
+    /// `Threat`), so there the tree is built only for those problems.
     pub fn options(&self, cancel: Arc<AtomicBool>) -> SolveOptions {
-        self.limits.options(cancel)
+        SolveOptions { tree: self.format != Format::Popeye, ..self.limits.options(cancel) }
     }
 }
 

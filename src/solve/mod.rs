@@ -92,7 +92,10 @@ pub struct SolveOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Progress reports (first-level moves done of total).
     pub progress: Option<Arc<dyn Progress>>,
-    /// Build the full tree of variations for battle play.
+    /// Build the full tree of variations for battle play (threats, defences and the play
+    /// after them); without it the keys and tries come bare, with their refutations. The
+    /// verdict never needs it. See [`crate::verify::options_for`] for the problems that
+    /// build it all the same.
     pub tree: bool,
     /// Battle play from the position after the key (defender to move): `PostKeyPlay`.
     pub post_key: bool,
