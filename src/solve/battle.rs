@@ -844,18 +844,23 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// The attacker's shortest winning continuations from `p` within `n`: (length, nodes).
     fn att_nodes(&mut self, p: &G, n: u32, opts: &SolveOptions) -> (u32, Vec<Node>) {
-        let mut k = 0;
-        // Exact play: continuations of the full length only.
-        let shortest = if self.ctx.exact { n.max(1) } else { 1 };
-        for len in shortest..=n {
-            if self.att(p, len) {
-                k = len;
-                break;
-            }
-        }
+        let k = self.att_len(p, n);
         if k == 0 {
             return (0, Vec::new());
         }
+        (k, self.att_nodes_of_len(p, k, opts))
+    }
+
+    /// The length of the attacker's shortest win from `p` within `n` (0: none; in exact
+    /// play only `n` itself counts).
+    fn att_len(&mut self, p: &G, n: u32) -> u32 {
+        let shortest = if self.ctx.exact { n.max(1) } else { 1 };
+        (shortest..=n).find(|&len| self.att(p, len)).unwrap_or(0)
+    }
+
+    /// The attacker's winning continuations from `p` of length `k`, its shortest win, each
+    /// with the play after it.
+    fn att_nodes_of_len(&mut self, p: &G, k: u32, opts: &SolveOptions) -> Vec<Node> {
         let moves = self.moves(p);
         let mut nodes = Vec::new();
         for &m in &moves {
@@ -877,7 +882,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 nd.dual = true;
             }
         }
-        (k, nodes)
+        nodes
     }
 
     /// Defender moves left after an attacker's move that solves in `n` (the attacker's
@@ -951,17 +956,18 @@ impl<'a, G: Game> Searcher<'a, G> {
             return None;
         }
         let r = q.play(d);
-        let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), self.node_mark(q, d, &r, false), Role::Defence);
-        match self.mode {
+        // The play after the defence is built only once the defence is known to be shown:
+        // most defences do not defend against the threat.
+        let replies = match self.mode {
             Mode::Direct => {
                 if self.ctx.goal_is_end && self.goal(q, d, &r) {
                     return None; // `GoalIsEnd`: the defender ends play, a refutation
                 }
-                let (len, cont) = self.att_nodes(&r, b, opts);
+                let len = self.att_len(&r, b);
                 if len == 0 || self.no_defence(&r, len, threat) {
                     return None; // a refutation (not part of a key's tree), or no defence
                 }
-                dn.replies = cont;
+                self.att_nodes_of_len(&r, len, opts)
             }
             Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
                 if self.goal(q, d, &r) && !self.early_goal_ok(b) {
@@ -971,6 +977,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     if !self.goal(q, d, &r) {
                         return None;
                     }
+                    Vec::new()
                 } else if self.goal(q, d, &r) {
                     // The defender reaches the goal before the attacker has played all its
                     // moves: a short line, which Popeye does not show after the key (but
@@ -978,18 +985,21 @@ impl<'a, G: Game> Searcher<'a, G> {
                     if b > 1 && !opts.mates_in_1 {
                         return None;
                     }
+                    Vec::new()
                 } else {
                     if b <= 1 {
                         return None;
                     }
-                    let (len, cont) = self.att_nodes(&r, b - 1, opts);
+                    let len = self.att_len(&r, b - 1);
                     if len == 0 || self.no_defence(&r, len, threat) {
                         return None;
                     }
-                    dn.replies = cont;
+                    self.att_nodes_of_len(&r, len, opts)
                 }
             }
-        }
+        };
+        let mut dn = Node::new(q.move_text_in(d, Lang::En, self.ctx.notation), self.node_mark(q, d, &r, false), Role::Defence);
+        dn.replies = replies;
         Some(dn)
     }
 
