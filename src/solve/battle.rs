@@ -118,9 +118,37 @@ fn move_slot<M: std::hash::Hash>(m: &M) -> usize {
 
 /// Orders `moves` by their score in `history` (indexed by [`move_slot`]), best first; moves
 /// of equal score keep their order, so that the order is the same on every run.
-fn order_by_history<M: std::hash::Hash>(history: &[u32], moves: &mut [M]) {
-    if moves.len() > 1 {
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(history[move_slot(m)]));
+fn order_by_history<M: std::hash::Hash + Copy>(history: &[u32], moves: &mut [M]) {
+    sort_moves_by(moves, |m| u64::from(u32::MAX - history[move_slot(m)]));
+}
+
+/// Sorts `moves` by `key`, smallest first, keeping the order of equal keys, each key
+/// computed once: an insertion sort with the keys on the stack for the lists of up to 64
+/// moves (the usual ones, most of them nearly in order already), without the allocation of
+/// `sort_by_cached_key`, which the longer lists use.
+fn sort_moves_by<M: Copy>(moves: &mut [M], key: impl Fn(&M) -> u64) {
+    const MAX: usize = 64;
+    if moves.len() < 2 {
+        return;
+    }
+    if moves.len() > MAX {
+        moves.sort_by_cached_key(key);
+        return;
+    }
+    let mut keys = [0u64; MAX];
+    for (k, m) in keys.iter_mut().zip(moves.iter()) {
+        *k = key(m);
+    }
+    for i in 1..moves.len() {
+        let (k, m) = (keys[i], moves[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        moves[j] = m;
     }
 }
 
@@ -741,7 +769,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 // Checks first, each group by its history, as in the sequential search.
                 let checks = self.checks(p);
                 let h = &self.k.history;
-                moves.sort_by_cached_key(|m| (!checks.contains(m), std::cmp::Reverse(h[move_slot(m)])));
+                sort_moves_by(&mut moves, |m| u64::from(!checks.contains(m)) << 32 | u64::from(u32::MAX - h[move_slot(m)]));
                 self.give(checks);
             } else {
                 self.order_by_history(&mut moves);
