@@ -33,6 +33,12 @@ trait MoveSink {
     /// Échecs Réserve: a drop of `kind` on each square of `targets`, once per promotion kind
     /// of `pos` on the squares of `promo_rank` (a pawn dropped on its last rank promotes).
     fn push_drops(&mut self, pos: &Position, kind: Kind, targets: u64, promo_rank: u64);
+    /// The squares a plain move from `from` may go to and still be kept (all by default):
+    /// the generator leaves the others out before testing them for legality.
+    #[inline(always)]
+    fn wanted(&self, _from: Square) -> u64 {
+        !0
+    }
 }
 
 /// A list the generator appends moves to one by one (see [`MoveSink`]).
@@ -165,6 +171,11 @@ impl<L: MovePush> MoveSink for CheckSink<'_, L> {
     fn push_targets(&mut self, from: Square, targets: u64) {
         let t = targets & self.allowed(from);
         self.out.push_targets(from, t);
+    }
+    /// A king's steps check only by discovery: the others are not tested for safety.
+    #[inline(always)]
+    fn wanted(&self, from: Square) -> u64 {
+        self.allowed(from)
     }
     #[inline(always)]
     fn push_promotions(&mut self, pos: &Position, from: Square, targets: u64) {
@@ -1057,7 +1068,7 @@ impl Position {
 
         // King.
         if let Some(k) = ksq {
-            let targets = t.king[k.index()] & !own;
+            let targets = t.king[k.index()] & !own & out.wanted(k);
             let occ_wo = occ & !(1u64 << k.0);
             for to in Squares(targets) {
                 if !legal || !self.attacked_by(to, them, occ_wo) {
