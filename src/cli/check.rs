@@ -436,9 +436,7 @@ pub fn run(a: &CheckArgs) -> ExitCode {
         eprintln!("feerie: {e}");
     }
     let (jobs, mut opts) = batch_options(&a.search.limits, a.jobs, cancel_flag());
-    // Popeye's layout shows the tree only where a problem asks for it (see
-    // `SearchArgs::options`).
-    opts.tree = a.search.format != super::solve::Format::Popeye;
+    opts.tree = a.search.format.shows_every_tree();
     // The bar needs the number of problems: count them first (loading is cheap next to solving).
     let bar = if std::io::stderr().is_terminal() { overall_bar("check", count_documents(&files, a.shard)) } else { None };
     let stdout = std::io::stdout();

@@ -38,6 +38,13 @@ impl Format {
     pub fn is_human(self) -> bool {
         matches!(self, Format::Text | Format::Popeye)
     }
+
+    /// Whether every battle problem gets its whole tree of variations: all formats but
+    /// Popeye's layout, which shows the threat and variations only where a problem asks for
+    /// them (`option Variation`, `PostKeyPlay`, `Threat`; see `verify::options_for`).
+    pub fn shows_every_tree(self) -> bool {
+        self != Format::Popeye
+    }
 }
 
 /// Languages of piece letters and words.
@@ -132,11 +139,10 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The solve options these settings give. Popeye's layout shows the threat and
-    /// variations only where a problem asks for them (`option Variation`, `PostKeyPlay`,
-    /// `Threat`), so there the tree is built only for those problems.
+    /// The solve options these settings give (the tree as the format shows it, see
+    /// [`Format::shows_every_tree`]).
     pub fn options(&self, cancel: Arc<AtomicBool>) -> SolveOptions {
-        SolveOptions { tree: self.format != Format::Popeye, ..self.limits.options(cancel) }
+        SolveOptions { tree: self.format.shows_every_tree(), ..self.limits.options(cancel) }
     }
 }
 
