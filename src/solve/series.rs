@@ -14,6 +14,9 @@ use crate::problem::stipulation::{Play, Stipulation};
 use crate::rules::{Game, Goal};
 
 const SALT_SERIES: u64 = 0x2545_F491_4F6C_DD1D;
+/// For the table's entries of positions after which no reply ends the series
+/// ([`Series::replies`]).
+const SALT_SERIES_ENDS: u64 = 0x6A09_E667_F3BC_C909;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum SeriesEnd {
@@ -76,7 +79,26 @@ impl<G: Game> Series<'_, G> {
 
     /// The other side's replies that end the series (other side to move in `q`), for the
     /// stipulations where the other side ends it (`None` in `ser-#` and when none does).
+    /// A position with none is kept in the table: the same position comes back with other
+    /// numbers of series moves left (Circe `ser-h=16` of `stip.inp` #43: 21,502 positions
+    /// searched, each asking every reply of White for a stalemate).
     fn replies(&self, q: &G) -> Option<Vec<LineMove>> {
+        if self.end == SeriesEnd::Direct {
+            return None;
+        }
+        let key = q.key() ^ salt(SALT_SERIES_ENDS, self.goal, 0, self.end as u64 + 8 * self.needs_check() as u64);
+        if self.ctx.tt.get(key).is_some() {
+            return None;
+        }
+        let r = self.replies_unkept(q);
+        if r.is_none() && !self.ctx.is_stopped() {
+            self.ctx.tt.put(key, 1, 1);
+        }
+        r
+    }
+
+    /// [`Series::replies`] without the table.
+    fn replies_unkept(&self, q: &G) -> Option<Vec<LineMove>> {
         match self.end {
             SeriesEnd::Direct => None,
             SeriesEnd::Help => {
