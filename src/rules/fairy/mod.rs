@@ -1113,7 +1113,8 @@ impl FairyPosition {
     /// Step 3's second part and step 4 for one generated move: the conditions expand it
     /// (Take&Make) and filter it.
     pub(crate) fn finish(&self, mover: Color, p: FPiece, m: FMove, out: &mut FMoveList) {
-        if !self.conditions.iter().any(|c| c.shapes_moves()) {
+        let quiet = m.victim.is_none() && m.rook.is_none();
+        if !self.conditions.iter().any(|c| if quiet { c.shapes_quiet_moves() } else { c.shapes_moves() }) {
             if !out.is_full() {
                 out.push(m);
             }
@@ -1528,18 +1529,20 @@ impl FairyPosition {
     }
 
     /// For the check test of quiet moves (no capture, no castling) without making them:
-    /// when every condition keeps quiet moves plain ([`Condition::plain_quiet_moves`]) and
-    /// lends no walks, no piece is neutral, every piece of the side to move takes by leaps or
-    /// along rook and bishop lines only ([`LINE_TAKER`]) and the other side is not in check,
-    /// a quiet move gives check only by its piece's own capture from its arrival square or
-    /// by opening a queen line from an enemy royal piece. Answers the squares of the pieces
-    /// that may open one (first on such a line, with an own piece next behind them), for
+    /// when every condition keeps quiet moves plain ([`Condition::plain_quiet_moves`]), no
+    /// piece is neutral, every piece of the side to move takes by leaps or along rook and
+    /// bishop lines only ([`LINE_TAKER`]) and the other side is not in check, a quiet move
+    /// gives check only by its piece's own capture from its arrival square or by opening a
+    /// queen line from an enemy royal piece; under Annan chess (which lends walks) also by
+    /// the walk the move gives the friends in front of the squares it leaves and reaches.
+    /// A capture gives check alike, or by opening a line through its victim's square, where
+    /// every condition says so ([`Condition::plain_capture_checks`]). Answers the squares of
+    /// the pieces that may open one (first on such a line, with an own piece next behind
+    /// them; every enemy piece's where a condition does more on a capture), for
     /// [`Self::may_check_quietly`]; `None` when the shortcut does not hold.
     fn quiet_checks(&self) -> Option<u64> {
         let us = self.side;
-        if self.occ[Owner::Neutral.index()] != 0
-            || !self.conditions.iter().all(|c| (c.plain_quiet_moves() || c.forbids_checks_only()) && !c.lends_walks())
-        {
+        if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() || c.forbids_checks_only()) {
             return None;
         }
         let own = self.occ[Owner::of(us).index()];
@@ -1550,7 +1553,12 @@ impl FairyPosition {
         if royals != 0 && self.royal_attacked(us.opponent()) {
             return None;
         }
-        Some(self.line_openers(royals, own, own))
+        let enemy = self.occ[Owner::of(us.opponent()).index()];
+        // A capture opens a line through its victim's square too; where a condition does
+        // more on a capture, every victim's square counts as opening one (the capture is
+        // made and tested).
+        let victims = if self.conditions.iter().all(|c| c.plain_capture_checks()) { 0 } else { enemy };
+        Some(self.line_openers(royals, own | enemy, own) | victims)
     }
 
     /// The pieces of `first` standing first on a queen line from one of `royals`, with a
@@ -1585,27 +1593,52 @@ impl FairyPosition {
     }
 
     /// Whether the pseudo-legal move `m` of the side to move may give check, under
-    /// [`Self::quiet_checks`] (`openers` its answer): `true` for every capture and castling,
-    /// and for a quiet move whose piece opens a line or takes an enemy royal piece from its
-    /// arrival square by its walk (or its promotion's).
+    /// [`Self::quiet_checks`] (`openers` its answer): `true` for every castling, and for a
+    /// move whose piece opens a line (through its departure or its victim's square) or
+    /// takes an enemy royal piece from its arrival square by its walk (or its promotion's). Under Annan chess, also for one
+    /// that gives a friend in front of the square it leaves its own walk back, or lends its
+    /// walk to a friend in front of the square it reaches, with which that friend takes an
+    /// enemy royal piece.
     fn may_check_quietly(&self, m: FMove, openers: u64) -> bool {
-        if m.victim.is_some() || m.rook.is_some() || openers & (1u64 << m.from.0) != 0 {
+        let vacated = (1u64 << m.from.0) | m.victim.map_or(0, |v| 1u64 << v.0);
+        if m.rook.is_some() || openers & vacated != 0 {
             return true;
         }
         let Some(p) = self.board[m.from.index()] else { return true };
-        let royals = self.royals_own(self.side.opponent());
-        let occ = (self.occupied() & !(1u64 << m.from.0)) | (1u64 << m.to.0);
+        let us = self.side;
+        let royals = self.royals_own(us.opponent());
+        let occ = (self.occupied() & !vacated) | (1u64 << m.to.0);
         let k = m.promotion.unwrap_or(p.kind);
-        let takes = match k {
+        let up: i32 = if us == Color::White { 1 } else { -1 };
+        // The squares a piece of walk `walk` on `s` takes on after the move.
+        let takes = |s: Square, walk: Kind| match walk {
+            Kind::Dummy => 0,
             Kind::Pawn | Kind::BerolinaPawn => {
-                let (f, r) = fr(m.to);
-                let up = if self.side == Color::White { 1 } else { -1 };
-                let files: &[i32] = if k == Kind::Pawn { &[-1, 1] } else { &[0] };
+                let (f, r) = fr(s);
+                let files: &[i32] = if walk == Kind::Pawn { &[-1, 1] } else { &[0] };
                 files.iter().filter_map(|&df| sq(f + df, r + up)).fold(0u64, |b, t| b | 1u64 << t.0)
             }
-            k => self.capture_reach(m.to, k, occ),
+            walk => self.capture_reach(s, walk, occ),
         };
-        takes & royals != 0
+        if !self.conditions.iter().any(|c| c.lends_walks()) {
+            return takes(m.to, k) & royals != 0;
+        }
+        // Annan chess: a piece moves as the friend right behind it (one rank lower for White),
+        // a dummy lending nothing. After the move, the piece moves as the friend behind its
+        // arrival square; the friend in front of the square it leaves moves as itself; the
+        // friend in front of the square it reaches moves as it.
+        let own = self.occ[Owner::of(us).index()];
+        // The friend on the square `dr` ranks from `s` after the move, if any.
+        let friend = |s: Square, dr: i32| {
+            let (f, r) = fr(s);
+            sq(f, r + dr)
+                .filter(|&t| t != m.from && t != m.to && own & (1u64 << t.0) != 0)
+                .and_then(|t| self.board[t.index()].map(|q| (t, q)))
+        };
+        let walk = friend(m.to, -up).map(|(_, b)| b.kind).filter(|&b| b != Kind::Dummy).unwrap_or(k);
+        takes(m.to, walk) & royals != 0
+            || friend(m.from, up).is_some_and(|(t, q)| takes(t, q.kind) & royals != 0)
+            || (k != Kind::Dummy && friend(m.to, up).is_some_and(|(t, _)| takes(t, k) & royals != 0))
     }
 
     /// Which quiet moves (no capture, no castling) of the side to move are tested unmade

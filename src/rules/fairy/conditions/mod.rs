@@ -249,6 +249,19 @@ impl Condition {
         )
     }
 
+    /// Whether this condition may change or forbid a generated move without capture or
+    /// castling ([`Hooks::expand`], [`Hooks::allows`]): `false` only for those known to
+    /// shape captures alone (the Take&Make family expands captures, AntiCirce forbids
+    /// captures whose rebirth square is taken); the others, as [`Condition::shapes_moves`]
+    /// says.
+    pub(crate) fn shapes_quiet_moves(&self) -> bool {
+        self.shapes_moves()
+            && !matches!(
+                self,
+                Condition::TakeMake | Condition::Rebirth(Rebirth::CirceTakeMake | Rebirth::AntiTakeMake | Rebirth::Anti { .. })
+            )
+    }
+
     /// Whether this condition leaves the check test as plain chess has it: a royal piece is
     /// attacked exactly when an enemy piece could capture it by its walk from its own
     /// square, is not paralysed, and the conditions allow the capture. It sets no
@@ -309,6 +322,17 @@ impl Condition {
                 | Condition::Monochrome
                 | Condition::Bichrome
         )
+    }
+
+    /// Whether, under this condition, a capture gives check only as a quiet move would
+    /// (the capturer from its arrival square, by the walk it has there, or a line it opens)
+    /// or by a line it opens through the victim's square: the capture puts no piece of the
+    /// capturer's side anywhere else (AntiCirce, Mars Circe, Parrain Circe and Make&Take
+    /// do), and what it puts of the other side's (a reborn victim) only stands in lines.
+    /// Asked only where [`Condition::plain_quiet_moves`] or
+    /// [`Condition::forbids_checks_only`] holds ([`super::FairyPosition::may_check_quietly`]).
+    pub(crate) fn plain_capture_checks(&self) -> bool {
+        self.plain_quiet_moves() || self.forbids_checks_only()
     }
 
     /// Whether this condition keeps quiet moves plain ([`Condition::plain_quiet_moves`]) but
