@@ -437,6 +437,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.moves(&mut v);
         !v.is_empty() && v.iter().all(|&m| pred(m, &self.play(m)))
     }
+    /// [`Game::every_move`] for a goal that needs check ([`Game::needs_check`]): whether the
+    /// side to move has a legal move, every one gives check, and `pred` holds for every one.
+    /// A game may rule out a move that gives no check without making it.
+    fn every_move_checks(&self, pred: &mut dyn FnMut(Self::Move, &Self) -> bool) -> bool {
+        self.every_move(&mut |m, q| q.in_check() && pred(m, q))
+    }
     /// A lower-bound test for help play: `true` only when no sequence of moves in which
     /// `mated` makes `mated_moves` moves and its opponent `mating_moves` (the last one
     /// included) can end with `mated` reaching `goal` (mated, or stalemated). `false` means

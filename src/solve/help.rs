@@ -121,7 +121,11 @@ pub(super) fn goal_moves_in_one<G: Game>(q: &G, goal: Goal) -> Vec<G::Move> {
 /// are moves here: [`goal_moves`]).
 pub(super) fn forced<G: Game>(q: &G, goal: Goal) -> bool {
     if !goal.allows_self_check() {
-        // The moves are the legal ones: the game may stop at the first that fails.
+        // The moves are the legal ones: the game may stop at the first that fails (where the
+        // goal needs check, at the first that gives none, which it may see unmade).
+        if q.needs_check(goal) {
+            return q.every_move_checks(&mut |d, r| r.goal_reached_by(q, d, goal));
+        }
         return q.every_move(&mut |d, r| r.goal_reached_by(q, d, goal));
     }
     let mut v = Vec::new();

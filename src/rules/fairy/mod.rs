@@ -1737,6 +1737,75 @@ impl FairyPosition {
         !q.royal_attacked(self.side) && self.conditions.iter().all(|c| c.legal_after(self, &m, q))
     }
 
+    /// [`Game::every_move`], and with `checks` [`Game::every_move_checks`]: a move that gives
+    /// no check then fails, and a legal quiet move seen to give none
+    /// ([`Self::may_check_quietly`]) fails without being made.
+    fn every_move_with(&self, checks: bool, pred: &mut dyn FnMut(FMove, &Self) -> bool) -> bool {
+        if self.conditions.iter().any(|c| c.chooses()) {
+            // The choice is made among all legal moves.
+            let list = self.legal_moves();
+            return !list.is_empty()
+                && list.iter().all(|&m| {
+                    let q = self.make_move(m);
+                    (!checks || q.in_check()) && pred(m, &q)
+                });
+        }
+        // Each legal move is judged as soon as it is found legal; the royal pieces' moves are
+        // generated and judged first, the others' only when none of those failed (a king's
+        // step is the likeliest to fail a forced goal: in hs#, a step that does not mate).
+        let us = self.side;
+        let royals = self.royals(us);
+        let safe = self.quiet_safe();
+        let quiet = if checks { self.quiet_checks() } else { None };
+        let mut pseudo = FMoveList::new();
+        let mut any = false;
+        // Piece by piece, but with orphans on the board (whose walks are worked out once per
+        // generation) the others all together.
+        let orphans = Squares(self.occupied()).any(|s| self.board[s.index()].is_some_and(|p| p.kind == Kind::Orphan));
+        let others = self.movable(us) & !royals;
+        let mut groups: ArrayVec<u64, 65> = ArrayVec::new();
+        groups.push(royals);
+        if orphans {
+            groups.push(others);
+        } else {
+            groups.extend(Squares(others).map(|s| 1u64 << s.0));
+        }
+        for group in groups {
+            pseudo.clear();
+            self.pseudo_moves_of(us, group, &mut pseudo);
+            for &m in pseudo.iter() {
+                // With `checks`, a move seen to give no check fails if legal (tested unmade
+                // where it can be).
+                if let Some(o) = quiet
+                    && !self.may_check_quietly(m, o)
+                {
+                    if self.is_legal_pseudo_in(m, safe) {
+                        return false;
+                    }
+                    continue;
+                }
+                let unpinned = m.victim.is_none() && m.rook.is_none() && safe.pieces & (1u64 << m.from.0) != 0;
+                if unpinned && safe.targets & (1u64 << m.to.0) == 0 {
+                    continue;
+                }
+                let plain = unpinned && safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
+                let mut q = self.make_move_unkeyed(m);
+                if !plain && !self.legal_as_made(m, &q) {
+                    continue;
+                }
+                if checks && !q.royal_attacked(q.side) {
+                    return false;
+                }
+                q.hash = q.compute_hash();
+                if !pred(m, &q) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any
+    }
+
     /// The legal moves before the choice step (steps 1–6).
     pub(crate) fn legal_unchosen(&self, out: &mut FMoveList) {
         let us = self.side;
@@ -2227,34 +2296,10 @@ impl Game for FairyPosition {
         false
     }
     fn every_move(&self, pred: &mut dyn FnMut(FMove, &Self) -> bool) -> bool {
-        if self.conditions.iter().any(|c| c.chooses()) {
-            // The choice is made among all legal moves.
-            let list = self.legal_moves();
-            return !list.is_empty() && list.iter().all(|&m| pred(m, &self.make_move(m)));
-        }
-        // Each legal move is judged as soon as it is found legal.
-        let us = self.side;
-        let mut pseudo = FMoveList::new();
-        self.pseudo_moves(us, None, &mut pseudo);
-        let safe = self.quiet_safe();
-        let mut any = false;
-        for &m in pseudo.iter() {
-            let unpinned = m.victim.is_none() && m.rook.is_none() && safe.pieces & (1u64 << m.from.0) != 0;
-            if unpinned && safe.targets & (1u64 << m.to.0) == 0 {
-                continue;
-            }
-            let plain = unpinned && safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
-            let mut q = self.make_move_unkeyed(m);
-            if !plain && !self.legal_as_made(m, &q) {
-                continue;
-            }
-            q.hash = q.compute_hash();
-            if !pred(m, &q) {
-                return false;
-            }
-            any = true;
-        }
-        any
+        self.every_move_with(false, pred)
+    }
+    fn every_move_checks(&self, pred: &mut dyn FnMut(FMove, &Self) -> bool) -> bool {
+        self.every_move_with(true, pred)
     }
     fn checking_moves(&self, out: &mut Vec<FMove>) {
         out.clear();

@@ -791,7 +791,7 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
     ];
     assert!(line_kinds.iter().all(|k| LINE_TAKER[k.index()]));
     let mut rnd = crate::rules::test_random(0x9a1e_7e57);
-    let (mut shortcut, mut in_check, mut checking) = (0u32, 0u32, 0u32);
+    let (mut shortcut, mut in_check, mut checking, mut all_checking) = (0u32, 0u32, 0u32, 0u32);
     for case in 0..12_000 {
         let mut conds = Conditions::none();
         conds.push(quiet[case % quiet.len()]).unwrap();
@@ -861,6 +861,10 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
         });
         let chosen = p.legal_moves().len();
         assert_eq!(visited, chosen, "every_move under {:?}: {}", p.conditions, p.to_fen());
+        // Every legal move gives check: some moves seen to give none unmade.
+        let all_check = chosen > 0 && p.legal_moves().iter().all(|&m| p.make_move(m).royal_attacked(side.opponent()));
+        assert_eq!(p.every_move_checks(&mut |_, _| true), all_check, "every_move_checks under {:?}: {}", p.conditions, p.to_fen());
+        all_checking += all_check as u32;
         let mut checks = Vec::new();
         Game::checking_moves(&p, &mut checks);
         checks.sort();
@@ -872,7 +876,7 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
     }
     // The shortcut was taken on most boards, in check on some, and checks were found.
     assert!(
-        shortcut > 2_500 && in_check > 300 && checking > 1_000,
-        "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks"
+        shortcut > 2_500 && in_check > 300 && checking > 1_000 && all_checking > 0,
+        "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks, {all_checking} with checks only"
     );
 }
