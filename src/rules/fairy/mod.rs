@@ -1228,13 +1228,14 @@ impl FairyPosition {
     /// [`Self::plainly_attacked`] with the squares `occ` taken (the pieces of `them` where
     /// they stand): for a royal piece's quiet move tested unmade.
     fn plainly_attacked_in(&self, royals: u64, them: Color, occ: u64) -> Option<bool> {
-        self.plain_attackers::<true>(royals, them, occ).map(|a| a != 0)
+        self.plain_attackers::<true>(royals, them, occ, true).map(|a| a != 0)
     }
 
     /// The pieces of `them` that attack one of `royals` by the plain check test
     /// ([`Self::plainly_attacked`]) with the squares `occ` taken; with `FIRST`, the first
-    /// one found only. `None` when an orphan stands among them.
-    fn plain_attackers<const FIRST: bool>(&self, royals: u64, them: Color, occ: u64) -> Option<u64> {
+    /// one found only; without `filtered`, by their walks alone, whether the conditions
+    /// allow the capture or not. `None` when an orphan stands among them.
+    fn plain_attackers<const FIRST: bool>(&self, royals: u64, them: Color, occ: u64, filtered: bool) -> Option<u64> {
         let mut found = 0u64;
         let attackers = self.movable(them);
         let up: i32 = if them == Color::White { 1 } else { -1 };
@@ -1244,7 +1245,7 @@ impl FairyPosition {
         // Whether a condition paralyses pieces (Madrasi).
         let paralysis = self.conditions.iter().any(|c| c.paralyses());
         // Whether a condition forbids some captures (AntiCirce, Grid, KoeKo…).
-        let filters = self.conditions.iter().any(|c| c.filters_moves());
+        let filters = filtered && self.conditions.iter().any(|c| c.filters_moves());
         for r in Squares(royals) {
             let t = 1u64 << r.0;
             let (rf, rr) = fr(r);
@@ -1669,10 +1670,19 @@ impl FairyPosition {
     /// [`Self::quiet_safe`] for the safety of the mover's royal pieces alone.
     fn quiet_safe_for_own_royals(&self) -> QuietSafe {
         let us = self.side;
+        // AntiCirce: a quiet move is plain but for the square it leaves, which may be the
+        // rebirth square an enemy piece needs free to take a royal piece.
+        let anti = self.conditions.iter().any(|c| matches!(c, Condition::Rebirth(conditions::Rebirth::Anti { .. })));
         if self.occ[Owner::Neutral.index()] != 0
-            || !self.conditions.iter().all(|c| (c.plain_quiet_moves() || c.forbids_checks_only()) && c.plain_checks())
+            || !self.conditions.iter().all(|c| {
+                (c.plain_quiet_moves() || c.forbids_checks_only() || matches!(c, Condition::Rebirth(conditions::Rebirth::Anti { .. })))
+                    && c.plain_checks()
+            })
         {
             return QuietSafe::default();
+        }
+        if anti {
+            return self.quiet_safe_anticirce();
         }
         let own = self.occ[Owner::of(us).index()];
         let royals = self.royals_own(us);
@@ -1683,7 +1693,7 @@ impl FairyPosition {
         if royals == 0 {
             return QuietSafe { pieces: own, royals, targets: u64::MAX, openers: None };
         }
-        let Some(checkers) = self.plain_attackers::<false>(royals, us.opponent(), self.occupied()) else {
+        let Some(checkers) = self.plain_attackers::<false>(royals, us.opponent(), self.occupied(), true) else {
             return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None };
         };
         let targets = match checkers.count_ones() {
@@ -1696,6 +1706,48 @@ impl FairyPosition {
         };
         let exposed = royals | self.line_openers(royals, own, enemy);
         QuietSafe { pieces: own & !exposed, royals, targets, openers: None }
+    }
+
+    /// [`Self::quiet_safe_for_own_royals`] under AntiCirce (with conditions that keep quiet
+    /// moves plain): when the side to move is not in check, a quiet move of a piece that is
+    /// not royal is legal unless it opens a queen line from an own royal piece, or leaves
+    /// the rebirth square that an enemy piece, which reaches a royal piece by its walk,
+    /// needs free to take it. The royal pieces' moves are made and tested (a king leaving
+    /// its square may free the rebirth square of its own attacker); in check, every move.
+    fn quiet_safe_anticirce(&self) -> QuietSafe {
+        let us = self.side;
+        let them = us.opponent();
+        let own = self.occ[Owner::of(us).index()];
+        let royals = self.royals_own(us);
+        let enemy = self.occ[Owner::of(them).index()];
+        let none = QuietSafe { pieces: 0, royals: 0, targets: u64::MAX, openers: None };
+        if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
+            return none;
+        }
+        if royals == 0 {
+            return QuietSafe { pieces: own, royals: 0, targets: u64::MAX, openers: None };
+        }
+        let occ = self.occupied();
+        let Some(walkers) = self.plain_attackers::<false>(royals, them, occ, false) else { return none };
+        if walkers != 0 && self.royal_attacked(us) {
+            return none;
+        }
+        // The rebirth squares the attackers by walk need free, where an own piece stands.
+        let last = if them == Color::White { RANK_8 } else { RANK_1 };
+        let mut needed = 0u64;
+        for s in Squares(walkers) {
+            let Some(p) = self.board[s.index()] else { continue };
+            for r in Squares(royals) {
+                let mut add = |k: Kind| needed |= 1u64 << conditions::rebirth_square(k, them, r).0;
+                if p.is_pawn() && last & (1u64 << r.0) != 0 {
+                    self.promotion_kinds().for_each(&mut add);
+                } else {
+                    add(p.kind);
+                }
+            }
+        }
+        let exposed = royals | self.line_openers(royals, own, enemy) | (needed & own);
+        QuietSafe { pieces: own & !exposed, royals: 0, targets: u64::MAX, openers: None }
     }
 
     /// The squares where a piece arriving stops the check the piece on `checker` gives the
