@@ -1536,10 +1536,9 @@ impl FairyPosition {
     /// gives check only by its piece's own capture from its arrival square or by opening a
     /// queen line from an enemy royal piece; under Annan chess (which lends walks) also by
     /// the walk the move gives the friends in front of the squares it leaves and reaches.
-    /// A capture gives check alike, or by opening a line through its victim's square, where
-    /// every condition says so ([`Condition::plain_capture_checks`]). Answers the squares of
-    /// the pieces that may open one (first on such a line, with an own piece next behind
-    /// them; every enemy piece's where a condition does more on a capture), for
+    /// A capture gives check alike, or by opening a line through its victim's square. Answers
+    /// the squares of the pieces that may open one (first on such a line, with an own piece
+    /// next behind them), for
     /// [`Self::may_check_quietly`]; `None` when the shortcut does not hold.
     fn quiet_checks(&self) -> Option<u64> {
         let us = self.side;
@@ -1554,12 +1553,11 @@ impl FairyPosition {
         if royals != 0 && self.royal_attacked(us.opponent()) {
             return None;
         }
+        // A capture opens a line through its victim's square too: those conditions put
+        // nothing of the capturer's side elsewhere on a capture, and what they put of the
+        // other side's (a reborn victim) only stands in lines.
         let enemy = self.occ[Owner::of(us.opponent()).index()];
-        // A capture opens a line through its victim's square too; where a condition does
-        // more on a capture, every victim's square counts as opening one (the capture is
-        // made and tested).
-        let victims = if self.conditions.iter().all(|c| c.plain_capture_checks()) { 0 } else { enemy };
-        Some(self.line_openers(royals, own | enemy, own) | victims)
+        Some(self.line_openers(royals, own | enemy, own))
     }
 
     /// The pieces of `first` standing first on a queen line from one of `royals`, with a
@@ -1672,12 +1670,10 @@ impl FairyPosition {
         let us = self.side;
         // AntiCirce: a quiet move is plain but for the square it leaves, which may be the
         // rebirth square an enemy piece needs free to take a royal piece.
-        let anti = self.conditions.iter().any(|c| matches!(c, Condition::Rebirth(conditions::Rebirth::Anti { .. })));
+        let is_anti = |c: &Condition| matches!(c, Condition::Rebirth(conditions::Rebirth::Anti { .. }));
+        let anti = self.conditions.iter().any(is_anti);
         if self.occ[Owner::Neutral.index()] != 0
-            || !self.conditions.iter().all(|c| {
-                (c.plain_quiet_moves() || c.forbids_checks_only() || matches!(c, Condition::Rebirth(conditions::Rebirth::Anti { .. })))
-                    && c.plain_checks()
-            })
+            || !self.conditions.iter().all(|c| (c.plain_quiet_moves() || c.forbids_checks_only() || is_anti(c)) && c.plain_checks())
         {
             return QuietSafe::default();
         }

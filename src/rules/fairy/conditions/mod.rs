@@ -302,8 +302,11 @@ impl Condition {
     /// are empty only through the lines of the pieces' walks (no paralysis, no test of a
     /// square next to the king or of a rebirth square), and the condition sets no
     /// [`Hooks::legal_after`]. Such a move is then legal whenever it opens no line from an
-    /// enemy piece to an own royal one ([`super::FairyPosition::quiet_safe`]). `false` only
-    /// for those known to (a new condition says no until it is known).
+    /// enemy piece to an own royal one ([`super::FairyPosition::quiet_safe`]). A capture
+    /// puts no piece of the capturer's side elsewhere (what it puts of the other side's, a
+    /// reborn victim, only stands in lines), so that it gives check only as a quiet move
+    /// would or through its victim's square ([`super::FairyPosition::may_check_quietly`]).
+    /// `false` only for those known to (a new condition says no until it is known).
     pub(crate) fn plain_quiet_moves(&self) -> bool {
         matches!(
             self,
@@ -322,17 +325,6 @@ impl Condition {
                 | Condition::Monochrome
                 | Condition::Bichrome
         )
-    }
-
-    /// Whether, under this condition, a capture gives check only as a quiet move would
-    /// (the capturer from its arrival square, by the walk it has there, or a line it opens)
-    /// or by a line it opens through the victim's square: the capture puts no piece of the
-    /// capturer's side anywhere else (AntiCirce, Mars Circe, Parrain Circe and Make&Take
-    /// do), and what it puts of the other side's (a reborn victim) only stands in lines.
-    /// Asked only where [`Condition::plain_quiet_moves`] or
-    /// [`Condition::forbids_checks_only`] holds ([`super::FairyPosition::may_check_quietly`]).
-    pub(crate) fn plain_capture_checks(&self) -> bool {
-        self.plain_quiet_moves() || self.forbids_checks_only()
     }
 
     /// Whether this condition keeps quiet moves plain ([`Condition::plain_quiet_moves`]) but
