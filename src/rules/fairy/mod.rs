@@ -1536,9 +1536,10 @@ impl FairyPosition {
     /// gives check only by its piece's own capture from its arrival square or by opening a
     /// queen line from an enemy royal piece; under Annan chess (which lends walks) also by
     /// the walk the move gives the friends in front of the squares it leaves and reaches.
-    /// A capture gives check alike, or by opening a line through its victim's square. Answers
-    /// the squares of the pieces that may open one (first on such a line, with an own piece
-    /// next behind them), for
+    /// A capture gives check alike, or by opening a line through its victim's square, or
+    /// through both that square and its departure square. Answers the squares of the pieces
+    /// that may open one (first on such a line with an own piece next behind them, or first
+    /// and second, one of each side), for
     /// [`Self::may_check_quietly`]; `None` when the shortcut does not hold.
     fn quiet_checks(&self) -> Option<u64> {
         let us = self.side;
@@ -1557,30 +1558,41 @@ impl FairyPosition {
         // nothing of the capturer's side elsewhere on a capture, and what they put of the
         // other side's (a reborn victim) only stands in lines.
         let enemy = self.occ[Owner::of(us.opponent()).index()];
-        Some(self.line_openers(royals, own | enemy, own))
+        Some(self.line_openers(royals, own | enemy, own, Some((own, enemy))))
     }
 
     /// The pieces of `first` standing first on a queen line from one of `royals`, with a
-    /// piece of `behind` next on the line behind them (holes count as empty squares).
-    fn line_openers(&self, royals: u64, first: u64, behind: u64) -> u64 {
+    /// piece of `behind` next on the line behind them (holes count as empty squares). With
+    /// `pairs` (two sets, say own and enemy pieces), also the two pieces standing first and
+    /// second on such a line, one of each set, with a piece of `behind` next: a capture that
+    /// leaves its victim's square empty and lands off the line (Take&Make, en passant) opens
+    /// the line by vacating both.
+    fn line_openers(&self, royals: u64, first: u64, behind: u64, pairs: Option<(u64, u64)>) -> u64 {
         let occ = self.occupied();
         let mut openers = 0u64;
+        let paired = |a: u64, b: u64| pairs.is_some_and(|(x, y)| (x & a != 0 && y & b != 0) || (y & a != 0 && x & b != 0));
         for r in Squares(royals) {
             let (f, rank) = fr(r);
             for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                let mut front: Option<Square> = None;
+                // The first piece on the line (one of `first`), and the second if it pairs.
+                let mut front = 0u64;
+                let mut second = 0u64;
                 let (mut x, mut y) = (f + df, rank + dr);
                 while let Some(s) = sq(x, y) {
-                    if occ & (1u64 << s.0) != 0 {
-                        match front {
-                            None if first & (1u64 << s.0) != 0 => front = Some(s),
-                            None => break,
-                            Some(b) => {
-                                if behind & (1u64 << s.0) != 0 {
-                                    openers |= 1u64 << b.0;
-                                }
+                    let b = 1u64 << s.0;
+                    if occ & b != 0 {
+                        if front == 0 {
+                            if first & b == 0 {
                                 break;
                             }
+                            front = b;
+                        } else if behind & b != 0 {
+                            openers |= front | second;
+                            break;
+                        } else if second == 0 && paired(front, b) {
+                            second = b;
+                        } else {
+                            break;
                         }
                     }
                     x += df;
@@ -1692,15 +1704,16 @@ impl FairyPosition {
         let Some(checkers) = self.plain_attackers::<false>(royals, us.opponent(), self.occupied(), true) else {
             return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None };
         };
-        let targets = match checkers.count_ones() {
-            0 => u64::MAX,
+        let targets = match (checkers.count_ones(), royals.count_ones()) {
+            (0, _) => u64::MAX,
             // In check by one piece, of one royal piece: a quiet move must come between.
-            1 if royals.count_ones() == 1 => self.blocks(Square(royals.trailing_zeros() as u8), Square(checkers.trailing_zeros() as u8)),
-            1 => return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None },
-            // In double check, only a royal piece's move may be legal.
-            _ => 0,
+            (1, 1) => self.blocks(Square(royals.trailing_zeros() as u8), Square(checkers.trailing_zeros() as u8)),
+            // In double check of one royal piece, only its own move may be legal.
+            (_, 1) => 0,
+            // Several royal pieces in check: one move may come between two checks.
+            _ => return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None },
         };
-        let exposed = royals | self.line_openers(royals, own, enemy);
+        let exposed = royals | self.line_openers(royals, own, enemy, None);
         QuietSafe { pieces: own & !exposed, royals, targets, openers: None }
     }
 
@@ -1742,7 +1755,7 @@ impl FairyPosition {
                 }
             }
         }
-        let exposed = royals | self.line_openers(royals, own, enemy) | (needed & own);
+        let exposed = royals | self.line_openers(royals, own, enemy, None) | (needed & own);
         QuietSafe { pieces: own & !exposed, royals: 0, targets: u64::MAX, openers: None }
     }
 
@@ -2197,8 +2210,8 @@ impl FairyPosition {
     /// condition only chooses among the orthodox legal moves, so that the lines of this game
     /// are lines of chess, and leaves check, mate and stalemate as in chess (the
     /// Maximummers: the side has a longest legal move exactly when it has a legal move);
-    /// every piece orthodox and White's or Black's, no hole, promotion to the chess pieces
-    /// only. `None` otherwise.
+    /// every piece orthodox and White's or Black's, at most one king a side, no hole,
+    /// promotion to the chess pieces only. `None` otherwise.
     pub(crate) fn chess_twin(&self) -> Option<crate::position::Position> {
         let mut q = self.chess_board()?;
         q.hash = q.compute_hash();
@@ -2212,6 +2225,10 @@ impl FairyPosition {
         use crate::position::Position;
         let orthodox_conditions = self.conditions.iter().all(|c| matches!(c, Condition::Maximummer(_)));
         if !orthodox_conditions || self.holes != 0 || self.occ[2] != 0 || self.pending.is_some() {
+            return None;
+        }
+        // Chess knows one king a side (it would judge check on one of two).
+        if (self.kings & self.occ[0]).count_ones() > 1 || (self.kings & self.occ[1]).count_ones() > 1 {
             return None;
         }
         let mut q = Position::empty();

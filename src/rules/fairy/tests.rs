@@ -798,7 +798,7 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
     assert!(line_kinds.iter().all(|k| LINE_TAKER[k.index()]));
     let mut rnd = crate::rules::test_random(0x9a1e_7e57);
     let (mut shortcut, mut in_check, mut checking, mut all_checking) = (0u32, 0u32, 0u32, 0u32);
-    for case in 0..12_000 {
+    for case in 0..48_000 {
         let mut conds = Conditions::none();
         conds.push(quiet[case % quiet.len()]).unwrap();
         match rnd(4) {
@@ -885,4 +885,104 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
         shortcut > 2_500 && in_check > 300 && checking > 1_000 && all_checking > 0,
         "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks, {all_checking} with checks only"
     );
+}
+
+/// A chain of forced checks that cycles under Checkless chess and Circe Take&Make (found by the
+/// random-board test past its 12,000 cases): the black king stands in check from the amazon,
+/// and the interpositions and captures that answer it all check, back and forth. Weighed path
+/// by path to the depth limit, the mate test did not finish in ten minutes; kept by position
+/// and depth, it takes milliseconds. Only the king's steps out of the c-file give no check.
+#[test]
+fn checkless_cycling_checks_are_weighed_once_per_position() {
+    use conditions::Rebirth;
+    let mut cs = with(Condition::Checkless);
+    cs.push(Condition::Rebirth(Rebirth::CirceTakeMake)).unwrap();
+    let p = place(
+        &[
+            ("a8", B, Kind::Grasshopper),
+            ("c8", W, Kind::Bishop),
+            ("d8", W, Kind::Vao),
+            ("c7", W, Kind::Knight),
+            ("c6", W, Kind::Amazon),
+            ("h6", B, Kind::Knight),
+            ("f5", Owner::Neutral, Kind::Bishop),
+            ("d4", W, Kind::Lion),
+            ("e4", B, Kind::Empress),
+            ("d3", W, Kind::King),
+            ("c1", B, Kind::King),
+        ],
+        Color::Black,
+        cs,
+    );
+    assert_eq!(texts(&p), ["Kc1-b1", "Kc1-b2"]);
+}
+
+/// A position from its pieces, put one by one on an empty board: a side may have two kings,
+/// which no problem has (its setup is refused) but the random boards of these tests do.
+fn place_freely(pieces: &[(&str, Owner, Kind)], side: Color, conditions: Conditions) -> FairyPosition {
+    let mut p = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions, ..FairySetup::default() }).unwrap();
+    for &(s, o, k) in pieces {
+        p.put(parse_sq(s).unwrap(), FPiece::new(o, k));
+    }
+    p.hash = p.compute_hash();
+    p
+}
+
+/// Two black kings, each in check from its own piece (under Annan chess the camel on a3 moves
+/// as the empress behind it): one move between both checks answers them, so being checked by
+/// two pieces does not leave only the royal pieces' moves (found by the random-board test).
+#[test]
+fn two_royal_pieces_in_check_may_both_be_covered_by_one_move() {
+    let p = place_freely(
+        &[
+            ("a5", W, Kind::King),
+            ("b5", W, Kind::Bishop),
+            ("f5", B, Kind::Zebra),
+            ("a3", W, Kind::Camel),
+            ("h3", W, Kind::Zebra),
+            ("a2", W, Kind::Empress),
+            ("b2", W, Kind::Bishop),
+            ("g7", B, Kind::King),
+            ("g3", B, Kind::King),
+            ("d1", B, Kind::Knight),
+        ],
+        Color::Black,
+        with(Condition::Annan),
+    );
+    assert_eq!(texts(&p), ["Sd1-c3", "Zf5-c3"]);
+}
+
+/// A Take&Make capture leaves both its departure and its victim's square: the king on f4 takes
+/// the queen on f3 and makes a queen's move off the f-file, opening it for the queen on f1
+/// (found by the random-board test).
+#[test]
+fn take_make_capture_checks_by_vacating_two_squares_of_a_line() {
+    let p = place(
+        &[("f7", B, Kind::King), ("f4", W, Kind::King), ("f3", B, Kind::Queen), ("f1", W, Kind::Queen), ("c1", B, Kind::Rook)],
+        Color::White,
+        with(Condition::TakeMake),
+    );
+    let mut checks = Vec::new();
+    Game::checking_moves(&p, &mut checks);
+    let mut slow: Vec<FMove> = p.legal_moves().iter().copied().filter(|&m| p.make_move(m).royal_attacked(Color::Black)).collect();
+    checks.sort();
+    slow.sort();
+    assert!(slow.iter().any(|m| m.from == parse_sq("f4").unwrap() && m.victim == parse_sq("f3")));
+    assert_eq!(checks, slow);
+}
+
+/// Two white kings under a Maximummer: the chess generator, which knows one king a side, is
+/// not used, and the bishop's checks of the second king are found (found by the
+/// random-board test).
+#[test]
+fn maximummer_checks_reach_a_second_king() {
+    let p = place_freely(
+        &[("c5", B, Kind::Queen), ("a4", B, Kind::Bishop), ("e4", W, Kind::King), ("b2", W, Kind::King), ("g1", B, Kind::King)],
+        Color::Black,
+        with(Condition::Maximummer(Color::White)),
+    );
+    let mut checks = Vec::new();
+    Game::checking_moves(&p, &mut checks);
+    let texts: Vec<String> = checks.iter().map(|&m| p.move_text(m, crate::piece::Lang::En)).collect();
+    assert!(texts.contains(&"Ba4-c2".to_string()) && texts.contains(&"Ba4-c6".to_string()), "{texts:?}");
 }

@@ -4,6 +4,11 @@
 //! (no recursion), and only when there is none at all weighs the checking replies, each by
 //! the same test one level down. A chain of such forced checking replies longer than
 //! [`MAX_DEPTH`] is cut: a check found that deep counts as not mating.
+//!
+//! Chains of forced checks can cycle (a piece captures and is reborn, checks, and the first
+//! position returns), so the nested tests are kept by position and depth in a small table for
+//! the duration of one outermost test: each position is weighed once per depth, and the chain
+//! costs the positions it visits rather than every path through them.
 
 use super::Hooks;
 use crate::rules::fairy::{FMove, FMoveList, FairyPosition};
@@ -15,8 +20,23 @@ pub(crate) struct Checkless;
 /// Deepest nesting of the mate test.
 pub(crate) const MAX_DEPTH: u32 = 16;
 
+/// Entries of the table of nested mate tests (a power of two).
+const MEMO_SIZE: usize = 1024;
+
+/// One nested mate test: the position's key mixed with its depth, the outermost test it
+/// belongs to, and its answer.
+#[derive(Clone, Copy)]
+struct Memo {
+    key: u64,
+    round: u32,
+    mates: bool,
+}
+
 thread_local! {
     static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// Counts the outermost tests: entries of an earlier one are stale.
+    static ROUND: Cell<u32> = const { Cell::new(0) };
+    static MEMO: std::cell::RefCell<Vec<Memo>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Whether the side to move in `pos` has a legal move: any legal move that gives no check
@@ -56,9 +76,34 @@ fn mates(after: &FairyPosition) -> bool {
     if depth >= MAX_DEPTH {
         return false;
     }
+    // The outermost test answers directly (it is met on every checking move, and its
+    // position is not repeated below); a nested one is looked up first.
+    let key = if depth == 0 {
+        ROUND.with(|r| r.set(r.get().wrapping_add(1)));
+        None
+    } else {
+        Some(after.compute_hash() ^ (depth as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    };
+    let round = ROUND.with(|r| r.get());
+    if let Some(key) = key {
+        let hit =
+            MEMO.with(|m| m.borrow().get(key as usize & (MEMO_SIZE - 1)).filter(|e| e.key == key && e.round == round).map(|e| e.mates));
+        if let Some(r) = hit {
+            return r;
+        }
+    }
     DEPTH.with(|d| d.set(depth + 1));
     let r = !has_legal_move(after);
     DEPTH.with(|d| d.set(depth));
+    if let Some(key) = key {
+        MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.is_empty() {
+                m.resize(MEMO_SIZE, Memo { key: 0, round: 0, mates: false });
+            }
+            m[key as usize & (MEMO_SIZE - 1)] = Memo { key, round, mates: r };
+        });
+    }
     r
 }
 
