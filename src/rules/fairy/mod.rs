@@ -652,7 +652,7 @@ impl FairyPosition {
     /// The squares a leaper or rider of the chess tables reaches from `from` (moves and
     /// captures alike), when the board has no holes; `None` for the other walks.
     #[inline]
-    fn fast_attacks(&self, from: Square, k: Kind, occupied: u64) -> Option<u64> {
+    pub(crate) fn fast_attacks(&self, from: Square, k: Kind, occupied: u64) -> Option<u64> {
         use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
         if self.holes != 0 {
             return None;

@@ -23,12 +23,34 @@ pub(crate) fn observed_by_twin(pos: &FairyPosition, s: Square, p: FPiece) -> boo
     };
     if !pos.conditions.iter().any(|c| c.lends_walks()) {
         // Every piece moves by its own walk: the enemies of its kind, asked first.
-        return Squares(enemies).any(|e| pos.board[e.index()].is_some_and(|q| q.kind == p.kind && pos.observes(e, q, s)));
+        let twin = |e: Square| pos.board[e.index()].is_some_and(|q| q.kind == p.kind && pos.observes(e, q, s));
+        if let Some(near) = twin_squares(pos, s, p) {
+            return Squares(enemies & near).any(twin);
+        }
+        return Squares(enemies).any(twin);
     }
     // Of one kind: of one walk, as the pieces move (Annan: a pawn below a knight is a knight).
     let walk = |at: Square, q: FPiece| pos.walk_of(at, q, q.owner.color().unwrap_or(pos.side));
     let own = walk(s, p);
     Squares(enemies).any(|e| pos.board[e.index()].is_some_and(|q| walk(e, q) == own && pos.observes(e, q, s)))
+}
+
+/// The squares from which an enemy piece of `p`'s kind could observe `s` at all, when a
+/// table tells them (`None` otherwise): for a piece whose captures are symmetric (the king,
+/// the knight, the riders of the chess tables and their compounds), the squares it reaches
+/// from `s` itself; for a pawn, those from which an enemy pawn takes on `s`. Only a
+/// prefilter: each piece found is still asked [`FairyPosition::observes`]. It does not hold
+/// where a condition moves the square a piece captures from (Mars Circe), nor for neutral
+/// pieces (whose pawns go either way).
+fn twin_squares(pos: &FairyPosition, s: Square, p: FPiece) -> Option<u64> {
+    let colour = p.owner.color()?;
+    if pos.occ[2] != 0 || pos.conditions.iter().any(|c| matches!(c, super::Condition::Rebirth(super::Rebirth::Mars))) {
+        return None;
+    }
+    if p.kind == Kind::Pawn {
+        return Some(crate::rules::chess::pawn_attacks(colour, s));
+    }
+    pos.fast_attacks(s, p.kind, pos.occupied())
 }
 
 /// Whether the pawn `p` on `s`, which has just made its double step, is observed by an enemy
