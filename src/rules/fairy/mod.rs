@@ -2256,12 +2256,25 @@ impl FairyPosition {
     fn chess_moves(&self, c: &crate::position::Position, out: &mut Vec<FMove>) {
         let mut legal = crate::rules::chess::MoveList::new();
         c.generate(&mut legal);
-        let mut list = FMoveList::new();
-        list.extend(legal.iter().map(|&m| fairy_move(c, m)));
-        for cond in self.conditions.iter() {
-            cond.choose(self, &mut list);
+        if self.conditions.iter().any(|cond| *cond == Condition::Maximummer(self.side)) {
+            // Every condition is a Maximummer (the chess board's requirement), one of them
+            // the side's: its longest moves, kept in one pass as they are converted.
+            let start = out.len();
+            let mut best = -1;
+            for &m in legal.iter() {
+                let f = fairy_move(c, m);
+                let l = conditions::length2(&f);
+                if l > best {
+                    best = l;
+                    out.truncate(start);
+                }
+                if l == best {
+                    out.push(f);
+                }
+            }
+            return;
         }
-        out.extend_from_slice(&list);
+        out.extend(legal.iter().map(|&m| fairy_move(c, m)));
     }
 }
 
