@@ -881,6 +881,13 @@ impl FairyPosition {
         false
     }
 
+    /// Whether every piece observes from its own square by its own walk: no condition lends
+    /// walks (Annan) or moves the square captures start from (Mars Circe). Then a piece
+    /// observes only squares of its walk's [`capture_span`] from where it stands.
+    pub(crate) fn observes_from_own_square(&self) -> bool {
+        !self.conditions.iter().any(|c| c.lends_walks() || matches!(c, Condition::Rebirth(conditions::Rebirth::Mars)))
+    }
+
     /// Whether a piece on `from` of owner `by` observes `target` (could capture there by its
     /// own walk, only the geometric conditions applied: Grid and Monochrome/Bichrome forbid
     /// observations along moves they forbid): Madrasi's and Patrol's observation.

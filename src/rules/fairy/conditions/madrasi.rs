@@ -44,7 +44,7 @@ pub(crate) fn observed_by_twin(pos: &FairyPosition, s: Square, p: FPiece) -> boo
 /// pieces (whose pawns go either way).
 fn twin_squares(pos: &FairyPosition, s: Square, p: FPiece) -> Option<u64> {
     let colour = p.owner.color()?;
-    if pos.occ[2] != 0 || pos.conditions.iter().any(|c| matches!(c, super::Condition::Rebirth(super::Rebirth::Mars))) {
+    if pos.occ[2] != 0 || !pos.observes_from_own_square() {
         return None;
     }
     if p.kind == Kind::Pawn {

@@ -16,7 +16,7 @@ pub(crate) struct Patrol;
 /// cannot reach `s` from where it stands on any board is passed over before it is asked.
 pub(crate) fn guarded(pos: &FairyPosition, s: Square, mover: Color) -> bool {
     let target = 1u64 << s.0;
-    let own_walks = !pos.conditions.iter().any(|c| c.lends_walks() || matches!(c, super::Condition::Rebirth(super::Rebirth::Mars)));
+    let own_walks = pos.observes_from_own_square();
     Squares(pos.movable(mover) & !target).any(|f| {
         pos.piece_at(f).is_some_and(|q| {
             (!own_walks || q.kind == Kind::Orphan || crate::rules::fairy::capture_span(q.kind, f) & target != 0)
