@@ -16,7 +16,6 @@ use crate::geometry::{Chess8x8, Square, Squares};
 use crate::piece::{Color, Kind, Piece, reach};
 use crate::position::{MAX_MOVES, MAX_RESERVE, Move, Position, ZOBRIST, castle, castle_squares};
 use arrayvec::ArrayVec;
-use std::sync::LazyLock;
 
 /// A list of moves with a fixed capacity (no allocation in the search).
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
@@ -468,21 +467,26 @@ pub fn hopper_reach(k: Kind, s: Square, occ: u64) -> Option<(u64, u64)> {
 /// direction `d` (the knight's eight steps repeated) in the order they are met, which is
 /// the order of their indexes (rising for the first four directions, falling for the
 /// others: each step adds the same amount to the index).
-static NIGHT_RAYS: LazyLock<[[u64; 8]; 64]> = LazyLock::new(|| {
+static NIGHT_RAYS: [[u64; 8]; 64] = {
     const STEPS: [(i32, i32); 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (-1, -2), (-2, -1), (1, -2), (2, -1)];
     let mut rays = [[0u64; 8]; 64];
-    for (s, row) in rays.iter_mut().enumerate() {
-        for (d, &(df, dr)) in STEPS.iter().enumerate() {
+    let mut s = 0;
+    while s < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = STEPS[d];
             let (mut f, mut r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
-            while (0..8).contains(&f) && (0..8).contains(&r) {
-                row[d] |= 1u64 << (r * 8 + f);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                rays[s][d] |= 1u64 << (r * 8 + f);
                 f += df;
                 r += dr;
             }
+            d += 1;
         }
+        s += 1;
     }
     rays
-});
+};
 
 /// The quiet and capture targets, `(quiet, capture)`, of the nightrider (`Ride(1, 2)`) and
 /// the Nao (its screen piece: it moves as a nightrider up to the first piece on a line and
@@ -530,6 +534,59 @@ pub fn nightrider_reach(k: Kind, s: Square, occ: u64) -> Option<(u64, u64)> {
         }
     }
     Some((quiet, capture))
+}
+
+/// The first and the second pieces of `occ` met on the nightrider's lines from `s`:
+/// `(first, second)`. Read backwards, they are the squares from which a nightrider
+/// (`first`) or a Nao (`second`, over the first as its screen) captures on `s`, since a
+/// nightrider line read from either end holds the same squares.
+///
+/// ```
+/// use feerie::geometry::{Chess8x8, Square};
+/// use feerie::rules::chess::night_pieces;
+/// let sq = |s: &str| Square::parse::<Chess8x8>(s).unwrap();
+/// let bit = |s: &str| 1u64 << sq(s).0;
+/// let occ = bit("c2") | bit("e3") | bit("g4") | bit("b3");
+/// assert_eq!(night_pieces(sq("a1"), occ), (bit("c2") | bit("b3"), bit("e3")));
+/// ```
+#[inline]
+pub fn night_pieces(s: Square, occ: u64) -> (u64, u64) {
+    let (mut first, mut second) = (0u64, 0u64);
+    for (d, &ray) in NIGHT_RAYS[s.index()].iter().enumerate() {
+        let mut blockers = ray & occ;
+        if blockers == 0 {
+            continue;
+        }
+        let nearest = |set: u64| if d < 4 { set & set.wrapping_neg() } else { 1u64 << (63 - set.leading_zeros()) };
+        let a = nearest(blockers);
+        first |= a;
+        blockers &= !a;
+        if blockers != 0 {
+            second |= nearest(blockers);
+        }
+    }
+    (first, second)
+}
+
+/// The first and the second pieces of `occ` met on the lines of `attacks` (files and
+/// ranks with [`rook_attacks`], diagonals with [`bishop_attacks`]) from `s`:
+/// `(first, second)`. Read backwards, they are the squares from which a rider of those
+/// lines (`first`) or a screen piece or lion of them (`second`: Pao, Vao, Leo, rook-lion,
+/// bishop-lion, lion) captures on `s`.
+///
+/// ```
+/// use feerie::geometry::{Chess8x8, Square};
+/// use feerie::rules::chess::{line_pieces, rook_attacks};
+/// let sq = |s: &str| Square::parse::<Chess8x8>(s).unwrap();
+/// let bit = |s: &str| 1u64 << sq(s).0;
+/// let occ = bit("a4") | bit("a7") | bit("a8") | bit("c1");
+/// assert_eq!(line_pieces(rook_attacks, sq("a1"), occ), (bit("a4") | bit("c1"), bit("a7")));
+/// ```
+#[inline]
+pub fn line_pieces(attacks: fn(Square, u64) -> u64, s: Square, occ: u64) -> (u64, u64) {
+    let near = attacks(s, occ);
+    let first = near & occ;
+    (first, attacks(s, occ & !first) & !near & occ)
 }
 
 /// Squares a pawn of colour `c` on `s` attacks.

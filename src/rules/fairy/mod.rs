@@ -73,6 +73,7 @@ use crate::position::{castle, sq_name};
 use crate::rules::{Game, Goal};
 use arrayvec::ArrayVec;
 use conditions::Hooks;
+use conditions::prop;
 pub use conditions::{Condition, Conditions};
 pub use notation::translate_notes;
 use std::fmt;
@@ -259,6 +260,11 @@ pub struct FairyPosition {
     /// The squares of the kings, whoever owns them (kept by [`Self::put`] and
     /// [`Self::take`]).
     pub(crate) kings: u64,
+    /// The squares of the pieces whose kinds the plain check test does not read backwards
+    /// from a royal piece by a set of its own ([`BACKWARDS`]: fairy walks but the screen
+    /// pieces and lions, nightriders and Naos, dummies, orphans), whoever owns them (kept
+    /// by [`Self::put`] and [`Self::take`]).
+    pub(crate) forward: u64,
     pub(crate) holes: u64,
     pub(crate) side: Color,
     pub(crate) castling: u8,
@@ -351,6 +357,7 @@ impl FairyPosition {
             board: [None; 64],
             occ: [0; 3],
             kings: 0,
+            forward: 0,
             holes: setup.holes,
             side: setup.side.unwrap_or(Color::White),
             castling: 0,
@@ -499,6 +506,7 @@ impl FairyPosition {
         } else {
             self.kings &= !(1u64 << s.0);
         }
+        self.forward = (self.forward & !(1u64 << s.0)) | (FORWARD[p.kind.index()] as u64) << s.0;
     }
 
     #[inline]
@@ -506,6 +514,7 @@ impl FairyPosition {
         let p = self.board[s.index()].take()?;
         self.occ[p.owner.index()] &= !(1u64 << s.0);
         self.kings &= !(1u64 << s.0);
+        self.forward &= !(1u64 << s.0);
         Some(p)
     }
 
@@ -961,7 +970,7 @@ impl FairyPosition {
         // Asked for the captures of one square (is it attacked?) under conditions that leave
         // captures where the pieces' own walks make them, a piece whose walk cannot reach the
         // square is passed over before any condition is asked.
-        let target = only_victim.filter(|_| self.conditions.iter().all(|c| c.plain_captures())).map(|v| 1u64 << v.0);
+        let target = only_victim.filter(|_| self.conditions.all(prop::PLAIN_CAPTURES)).map(|v| 1u64 << v.0);
         for from in Squares(self.movable(mover) & pieces) {
             let Some(p) = self.board[from.index()] else { continue };
             if p.kind == Kind::Dummy {
@@ -1121,7 +1130,7 @@ impl FairyPosition {
     /// (Take&Make) and filter it.
     pub(crate) fn finish(&self, mover: Color, p: FPiece, m: FMove, out: &mut FMoveList) {
         let quiet = m.victim.is_none() && m.rook.is_none();
-        if !self.conditions.iter().any(|c| if quiet { c.shapes_quiet_moves() } else { c.shapes_moves() }) {
+        if !self.conditions.any(if quiet { prop::SHAPES_QUIET_MOVES } else { prop::SHAPES_MOVES }) {
             if !out.is_full() {
                 out.push(m);
             }
@@ -1186,7 +1195,7 @@ impl FairyPosition {
             return false;
         }
         let them = c.opponent();
-        if self.conditions.iter().all(|cd| cd.plain_checks())
+        if self.conditions.all(prop::PLAIN_CHECKS)
             && let Some(hit) = self.plainly_attacked(royals, them)
         {
             return hit;
@@ -1243,20 +1252,38 @@ impl FairyPosition {
     /// one found only; without `filtered`, by their walks alone, whether the conditions
     /// allow the capture or not. `None` when an orphan stands among them.
     fn plain_attackers<const FIRST: bool>(&self, royals: u64, them: Color, occ: u64, filtered: bool) -> Option<u64> {
+        use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, line_pieces, pawn_attacks, rook_attacks};
         let mut found = 0u64;
         let attackers = self.movable(them);
-        let up: i32 = if them == Color::White { 1 } else { -1 };
-        let spans = &SPANS;
         // Whether a condition lends pieces other walks (Annan).
-        let walks = self.conditions.iter().any(|c| c.lends_walks());
+        let walks = self.conditions.any(prop::LENDS_WALKS);
         // Whether a condition paralyses pieces (Madrasi).
-        let paralysis = self.conditions.iter().any(|c| c.paralyses());
+        let paralysis = self.conditions.any(prop::PARALYSES);
         // Whether a condition forbids some captures (AntiCirce, Grid, KoeKo…).
-        let filters = filtered && self.conditions.iter().any(|c| c.filters_moves());
+        let filters = filtered && self.conditions.any(prop::FILTERS_MOVES);
+        // The pieces of the common walks (leapers and pawns of the chess tables, riders,
+        // screen pieces and lions on lines and nightrider lines) are found from the royal
+        // backwards: the squares from which each walk captures on it, once per royal (the
+        // first and second pieces on its lines, its knight's and king's squares…). On a
+        // board without holes, every attacker standing in `occ`, and each piece moving by
+        // its own walk; otherwise each piece is asked forwards.
+        let backwards = self.holes == 0 && attackers & !occ == 0;
         for r in Squares(royals) {
             let t = 1u64 << r.0;
-            let (rf, rr) = fr(r);
-            for from in Squares(attackers & !t) {
+            // The pieces to look at: on a board read backwards, those on a queen line or a
+            // knight's leap from the royal (where every kind read backwards takes from) and
+            // those asked forwards; otherwise all.
+            let look = if backwards && !walks {
+                attackers & !t & (SPANS[Kind::Amazon.index()][r.index() & 63] | self.forward)
+            } else {
+                attackers & !t
+            };
+            // The first and the second pieces on the royal's lines, read when a piece that
+            // needs them is met.
+            let mut first: Option<(u64, u64)> = None;
+            let mut second: Option<(u64, u64)> = None;
+            let mut nights: Option<(u64, u64)> = None;
+            for from in Squares(look) {
                 let Some(p) = self.board[from.index()] else { continue };
                 let walk = match p.kind {
                     Kind::Dummy => continue,
@@ -1265,32 +1292,44 @@ impl FairyPosition {
                     _ if walks => self.walk_of(from, p, them),
                     k => k,
                 };
-                // The squares the piece lands on when it takes the royal (most take it where
-                // it stands; some land beyond it: the Sirene's, the locust's captures).
-                let lands = match walk {
-                    // (A piece behind an orphan has no walk: the orphan lends none.)
-                    Kind::Dummy | Kind::Orphan => 0,
-                    // A pawn (a neutral one going `them`'s way) takes forward: diagonally, or
-                    // straight on as a Berolina pawn.
-                    Kind::Pawn | Kind::BerolinaPawn => {
-                        let (f, rank) = fr(from);
-                        let hit = rr == rank + up && if walk == Kind::Pawn { (rf - f).abs() == 1 } else { rf == f };
-                        if hit { t } else { 0 }
+                let class = if backwards { BACKWARDS[walk.index()] } else { BACK_NONE };
+                let lines = |second: bool| {
+                    if second {
+                        (line_pieces(rook_attacks, r, occ).1, line_pieces(bishop_attacks, r, occ).1)
+                    } else {
+                        (rook_attacks(r, occ) & occ, bishop_attacks(r, occ) & occ)
                     }
-                    // Most pieces stand off every line to the royal: the span tells at once.
-                    k if spans[k.index()][from.index() & 63] & t == 0 => 0,
-                    k => match self.fast_captures(from, k, occ) {
-                        Some(a) => a & t,
-                        None => {
-                            let mut lands = 0u64;
-                            self.walk_moves(from, k, them, occ, &mut |to, v| {
-                                if v == Some(r) {
-                                    lands |= 1u64 << to.0;
-                                }
-                            });
-                            lands
-                        }
-                    },
+                };
+                let lands = match class {
+                    BACK_NONE => self.lands_taking(from, walk, them, occ, r),
+                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND if SPANS[walk.index()][from.index() & 63] & t == 0 => 0,
+                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND => {
+                        let (n1, n2) = *nights.get_or_insert_with(|| crate::rules::chess::night_pieces(r, occ));
+                        let set = if class == BACK_NIGHT_FIRST { n1 } else { n2 };
+                        if set & (1u64 << from.0) != 0 { t } else { 0 }
+                    }
+                    c => {
+                        let set = match c {
+                            BACK_KING => king_attacks(r),
+                            BACK_KNIGHT => knight_attacks(r),
+                            BACK_PAWN => pawn_attacks(them.opponent(), r),
+                            BACK_BEROLINA => {
+                                let down: i32 = if them == Color::White { -1 } else { 1 };
+                                sq(r.0 as i32 % 8, r.0 as i32 / 8 + down).map_or(0, |s| 1u64 << s.0)
+                            }
+                            _ => {
+                                let (o, d) = if c & BACK_SECOND != 0 {
+                                    *second.get_or_insert_with(|| lines(true))
+                                } else {
+                                    *first.get_or_insert_with(|| lines(false))
+                                };
+                                (if c & BACK_ORTH != 0 { o } else { 0 })
+                                    | (if c & BACK_DIAG != 0 { d } else { 0 })
+                                    | (if c & BACK_LEAP != 0 { knight_attacks(r) } else { 0 })
+                            }
+                        };
+                        if set & (1u64 << from.0) != 0 { t } else { 0 }
+                    }
                 };
                 // Madrasi: a paralysed piece gives no check; AntiCirce, Grid, KoeKo…: the
                 // capture must be one they allow.
@@ -1306,6 +1345,41 @@ impl FairyPosition {
             }
         }
         Some(found)
+    }
+
+    /// The squares a piece of walk `walk` on `from` lands on when it takes the royal piece
+    /// on `r` for `them` with `occ` standing (most take it where it stands; some land beyond
+    /// it: the Sirene's, the locust's captures): [`Self::plain_attackers`]' forward test.
+    #[inline]
+    fn lands_taking(&self, from: Square, walk: Kind, them: Color, occ: u64, r: Square) -> u64 {
+        let t = 1u64 << r.0;
+        let (rf, rr) = fr(r);
+        let up: i32 = if them == Color::White { 1 } else { -1 };
+        match walk {
+            // (A piece behind an orphan has no walk: the orphan lends none.)
+            Kind::Dummy | Kind::Orphan => 0,
+            // A pawn (a neutral one going `them`'s way) takes forward: diagonally, or
+            // straight on as a Berolina pawn.
+            Kind::Pawn | Kind::BerolinaPawn => {
+                let (f, rank) = fr(from);
+                let hit = rr == rank + up && if walk == Kind::Pawn { (rf - f).abs() == 1 } else { rf == f };
+                if hit { t } else { 0 }
+            }
+            // Most pieces stand off every line to the royal: the span tells at once.
+            k if SPANS[k.index()][from.index() & 63] & t == 0 => 0,
+            k => match self.fast_captures(from, k, occ) {
+                Some(a) => a & t,
+                None => {
+                    let mut lands = 0u64;
+                    self.walk_moves(from, k, them, occ, &mut |to, v| {
+                        if v == Some(r) {
+                            lands |= 1u64 << to.0;
+                        }
+                    });
+                    lands
+                }
+            },
+        }
     }
 
     /// The pieces `c` may move, in groups to generate one at a time when one legal move is
@@ -1531,6 +1605,15 @@ impl FairyPosition {
                 if checkless_ok() {
                     return true;
                 }
+            } else if safe.tested & from != 0
+                && let Some(hit) = self.plainly_attacked_in(safe.royals, self.side.opponent(), (self.occupied() & !from) | (1u64 << m.to.0))
+            {
+                if hit {
+                    return false;
+                }
+                if checkless_ok() {
+                    return true;
+                }
             }
         }
         self.is_legal_pseudo(m)
@@ -1638,7 +1721,7 @@ impl FairyPosition {
             }
             walk => self.capture_reach(s, walk, occ),
         };
-        if !self.conditions.iter().any(|c| c.lends_walks()) {
+        if !self.conditions.any(prop::LENDS_WALKS) {
             return takes(m.to, k) & royals != 0;
         }
         // Annan chess: a piece moves as the friend right behind it (one rank lower for White),
@@ -1675,7 +1758,7 @@ impl FairyPosition {
     /// may, which are made and tested.
     pub(crate) fn quiet_safe(&self) -> QuietSafe {
         let safe = self.quiet_safe_for_own_royals();
-        if (safe.pieces | safe.royals) != 0 && self.conditions.iter().any(|c| c.forbids_checks_only()) {
+        if (safe.pieces | safe.royals | safe.tested) != 0 && self.conditions.any(prop::FORBIDS_CHECKS_ONLY) {
             return match self.quiet_checks() {
                 Some(openers) => QuietSafe { openers: Some(openers), ..safe },
                 None => QuietSafe::default(),
@@ -1703,13 +1786,13 @@ impl FairyPosition {
         let royals = self.royals_own(us);
         let enemy = self.occ[Owner::of(us.opponent()).index()];
         if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
-            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None };
+            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: own & !royals };
         }
         if royals == 0 {
-            return QuietSafe { pieces: own, royals, targets: u64::MAX, openers: None };
+            return QuietSafe { pieces: own, royals, targets: u64::MAX, openers: None, tested: 0 };
         }
         let Some(checkers) = self.plain_attackers::<false>(royals, us.opponent(), self.occupied(), true) else {
-            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None };
+            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: 0 };
         };
         let targets = match (checkers.count_ones(), royals.count_ones()) {
             (0, _) => u64::MAX,
@@ -1718,10 +1801,10 @@ impl FairyPosition {
             // In double check of one royal piece, only its own move may be legal.
             (_, 1) => 0,
             // Several royal pieces in check: one move may come between two checks.
-            _ => return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None },
+            _ => return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: own & !royals },
         };
         let exposed = royals | self.line_openers(royals, own, enemy, None);
-        QuietSafe { pieces: own & !exposed, royals, targets, openers: None }
+        QuietSafe { pieces: own & !exposed, royals, targets, openers: None, tested: 0 }
     }
 
     /// [`Self::quiet_safe_for_own_royals`] under AntiCirce (with conditions that keep quiet
@@ -1736,12 +1819,12 @@ impl FairyPosition {
         let own = self.occ[Owner::of(us).index()];
         let royals = self.royals_own(us);
         let enemy = self.occ[Owner::of(them).index()];
-        let none = QuietSafe { pieces: 0, royals: 0, targets: u64::MAX, openers: None };
+        let none = QuietSafe { pieces: 0, royals: 0, targets: u64::MAX, openers: None, tested: 0 };
         if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
             return none;
         }
         if royals == 0 {
-            return QuietSafe { pieces: own, royals: 0, targets: u64::MAX, openers: None };
+            return QuietSafe { pieces: own, royals: 0, targets: u64::MAX, openers: None, tested: 0 };
         }
         let occ = self.occupied();
         let Some(walkers) = self.plain_attackers::<false>(royals, them, occ, false) else { return none };
@@ -1763,7 +1846,7 @@ impl FairyPosition {
             }
         }
         let exposed = royals | self.line_openers(royals, own, enemy, None) | (needed & own);
-        QuietSafe { pieces: own & !exposed, royals: 0, targets: u64::MAX, openers: None }
+        QuietSafe { pieces: own & !exposed, royals: 0, targets: u64::MAX, openers: None, tested: 0 }
     }
 
     /// The squares where a piece arriving stops the check the piece on `checker` gives the
@@ -1773,7 +1856,7 @@ impl FairyPosition {
     /// comes).
     fn blocks(&self, royal: Square, checker: Square) -> u64 {
         let Some(p) = self.board[checker.index()] else { return 0 };
-        let walk = if self.conditions.iter().any(|c| c.lends_walks()) { self.walk_of(checker, p, self.side.opponent()) } else { p.kind };
+        let walk = if self.conditions.any(prop::LENDS_WALKS) { self.walk_of(checker, p, self.side.opponent()) } else { p.kind };
         let (rf, rr) = fr(royal);
         let (cf, cr) = fr(checker);
         let (df, dr) = (cf - rf, cr - rr);
@@ -1809,7 +1892,7 @@ impl FairyPosition {
     /// no check then fails, and a legal quiet move seen to give none
     /// ([`Self::may_check_quietly`]) fails without being made.
     fn every_move_with(&self, checks: bool, pred: &mut dyn FnMut(FMove, &Self) -> bool) -> bool {
-        if self.conditions.iter().any(|c| c.chooses()) {
+        if self.conditions.any(prop::CHOOSES) {
             // The choice is made among all legal moves.
             let list = self.legal_moves();
             return !list.is_empty()
@@ -2005,6 +2088,72 @@ static SPANS: [[u64; 64]; Kind::COUNT] = {
     t
 };
 
+/// [`BACKWARDS`]: the piece is asked forwards ([`FairyPosition::lands_taking`]).
+const BACK_NONE: u8 = 0;
+/// [`BACKWARDS`]: on files and ranks, the first piece from the royal (a rider's capture).
+const BACK_ORTH: u8 = 1;
+/// [`BACKWARDS`]: on diagonals.
+const BACK_DIAG: u8 = 2;
+/// [`BACKWARDS`]: with [`BACK_ORTH`] or [`BACK_DIAG`], the second piece on the line
+/// instead of the first (screen pieces and lions, which take over a hurdle).
+const BACK_SECOND: u8 = 4;
+/// [`BACKWARDS`]: with the lines, the knight's leaps (amazon, empress, princess).
+const BACK_LEAP: u8 = 8;
+/// [`BACKWARDS`]: the king's squares.
+const BACK_KING: u8 = 16;
+/// [`BACKWARDS`]: the knight's squares.
+const BACK_KNIGHT: u8 = 17;
+/// [`BACKWARDS`]: the squares of the pawns that take on the royal (diagonally).
+const BACK_PAWN: u8 = 18;
+/// [`BACKWARDS`]: the square of the Berolina pawn that takes on the royal (straight on).
+const BACK_BEROLINA: u8 = 19;
+/// [`BACKWARDS`]: the nightrider, first on its lines from the royal.
+const BACK_NIGHT_FIRST: u8 = 20;
+/// [`BACKWARDS`]: the Nao, second on the nightrider's lines (over its screen).
+const BACK_NIGHT_SECOND: u8 = 21;
+
+/// How [`FairyPosition::plain_attackers`] finds a piece of each kind that takes on a royal
+/// piece: by reading the royal's lines and leaps backwards (the squares from which the kind
+/// takes on it: [`crate::rules::chess::line_pieces`], [`crate::rules::chess::night_pieces`],
+/// the leaper tables), or [`BACK_NONE`], forwards from the piece. Every kind read backwards
+/// takes from a queen line or a knight's leap of the royal, or is in
+/// [`FairyPosition::forward`] (the nightriders). Dummies and orphans are asked forwards (a
+/// dummy never takes; an orphan sends the test to the move generator).
+static BACKWARDS: [u8; Kind::COUNT] = {
+    let mut t = [BACK_NONE; Kind::COUNT];
+    t[Kind::Rook as usize] = BACK_ORTH;
+    t[Kind::Bishop as usize] = BACK_DIAG;
+    t[Kind::Queen as usize] = BACK_ORTH | BACK_DIAG;
+    t[Kind::Pao as usize] = BACK_SECOND | BACK_ORTH;
+    t[Kind::RookLion as usize] = BACK_SECOND | BACK_ORTH;
+    t[Kind::Vao as usize] = BACK_SECOND | BACK_DIAG;
+    t[Kind::BishopLion as usize] = BACK_SECOND | BACK_DIAG;
+    t[Kind::Leo as usize] = BACK_SECOND | BACK_ORTH | BACK_DIAG;
+    t[Kind::Lion as usize] = BACK_SECOND | BACK_ORTH | BACK_DIAG;
+    t[Kind::Amazon as usize] = BACK_ORTH | BACK_DIAG | BACK_LEAP;
+    t[Kind::Empress as usize] = BACK_ORTH | BACK_LEAP;
+    t[Kind::Princess as usize] = BACK_DIAG | BACK_LEAP;
+    t[Kind::King as usize] = BACK_KING;
+    t[Kind::Knight as usize] = BACK_KNIGHT;
+    t[Kind::Pawn as usize] = BACK_PAWN;
+    t[Kind::BerolinaPawn as usize] = BACK_BEROLINA;
+    t[Kind::Nightrider as usize] = BACK_NIGHT_FIRST;
+    t[Kind::Nao as usize] = BACK_NIGHT_SECOND;
+    t
+};
+
+/// For each kind, whether its pieces stand in [`FairyPosition::forward`]: asked forwards,
+/// or read backwards on the nightrider's lines, off the queen lines and knight's leaps.
+static FORWARD: [bool; Kind::COUNT] = {
+    let mut t = [false; Kind::COUNT];
+    let mut k = 0;
+    while k < Kind::COUNT {
+        t[k] = BACKWARDS[k] == BACK_NONE || BACKWARDS[k] >= BACK_NIGHT_FIRST;
+        k += 1;
+    }
+    t
+};
+
 /// The bit of square (`f`, `r`), 0 off the board.
 const fn bit_at(f: i32, r: i32) -> u64 {
     if f >= 0 && f < 8 && r >= 0 && r < 8 { 1u64 << (r * 8 + f) } else { 0 }
@@ -2129,6 +2278,11 @@ pub(crate) struct QuietSafe {
     /// The royal pieces, whose quiet moves are legal when no royal piece is attacked with
     /// the piece moved.
     royals: u64,
+    /// Pieces that are not royal whose quiet moves are legal when no royal piece (of
+    /// `royals`) is attacked with the piece moved, by the plain check test on the squares
+    /// taken after it (where an enemy piece is no [`LINE_TAKER`], a piece arriving may be
+    /// a hurdle; or several royal pieces stand in check).
+    tested: u64,
 }
 
 /// For each kind, whether a piece of that kind takes only by leaps or along rook and
@@ -2362,7 +2516,7 @@ impl Game for FairyPosition {
             // The Maximummer keeps a move whenever there is one.
             return c.has_legal_move();
         }
-        if !self.conditions.iter().all(|c| c.never_empties_choice()) {
+        if !self.conditions.all(prop::NEVER_EMPTIES_CHOICE) {
             return !self.legal_moves().is_empty();
         }
         // The choice step keeps a move whenever there is one: the first legal move answers.
@@ -2394,7 +2548,7 @@ impl Game for FairyPosition {
             out.retain(|&m| c.gives_check(chess_move(m)));
             return;
         }
-        if self.conditions.iter().any(|c| c.chooses()) {
+        if self.conditions.any(prop::CHOOSES) {
             // The choice is made among all legal moves, checking or not.
             self.moves(out);
             out.retain(|&m| self.gives_check(m));

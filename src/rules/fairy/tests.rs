@@ -797,7 +797,7 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
     ];
     assert!(line_kinds.iter().all(|k| LINE_TAKER[k.index()]));
     let mut rnd = crate::rules::test_random(0x9a1e_7e57);
-    let (mut shortcut, mut in_check, mut checking, mut all_checking) = (0u32, 0u32, 0u32, 0u32);
+    let (mut shortcut, mut in_check, mut checking, mut all_checking, mut tested) = (0u32, 0u32, 0u32, 0u32, 0u32);
     for case in 0..48_000 {
         let mut conds = Conditions::none();
         conds.push(quiet[case % quiet.len()]).unwrap();
@@ -849,6 +849,7 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
         let safe = p.quiet_safe();
         shortcut += (safe.pieces != 0) as u32;
         in_check += (safe.pieces != 0 && safe.targets != u64::MAX) as u32;
+        tested += (safe.tested != 0) as u32;
         let mut fast = FMoveList::new();
         p.legal_unchosen(&mut fast);
         let mut pseudo = FMoveList::new();
@@ -880,10 +881,11 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
         assert_eq!(checks, slow_checks, "checking moves under {:?}: {}", p.conditions, p.to_fen());
         checking += !checks.is_empty() as u32;
     }
-    // The shortcut was taken on most boards, in check on some, and checks were found.
+    // The shortcut was taken on most boards, in check on some, and checks were found; the
+    // plain test on the squares after the move judged the moves of some boards' pieces.
     assert!(
-        shortcut > 2_500 && in_check > 300 && checking > 1_000 && all_checking > 0,
-        "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks, {all_checking} with checks only"
+        shortcut > 2_500 && in_check > 300 && checking > 1_000 && all_checking > 0 && tested > 1_000,
+        "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks, {all_checking} with checks only, {tested} tested by the plain test"
     );
 }
 
@@ -985,4 +987,77 @@ fn maximummer_checks_reach_a_second_king() {
     Game::checking_moves(&p, &mut checks);
     let texts: Vec<String> = checks.iter().map(|&m| p.move_text(m, crate::piece::Lang::En)).collect();
     assert!(texts.contains(&"Ba4-c2".to_string()) && texts.contains(&"Ba4-c6".to_string()), "{texts:?}");
+}
+
+/// The property bits `Conditions` keeps as conditions are pushed answer "some condition has
+/// it" and "every condition has it" as asking each condition in the list does, for every
+/// condition alone, every pair and some triples (and, without conditions, "every" holds).
+#[test]
+fn condition_property_bits_agree_with_the_list() {
+    use conditions::{Rebirth, prop};
+    let all = [
+        Condition::Rebirth(Rebirth::Circe { rex: false }),
+        Condition::Rebirth(Rebirth::Circe { rex: true }),
+        Condition::Rebirth(Rebirth::Anti { cheylan: false }),
+        Condition::Rebirth(Rebirth::Anti { cheylan: true }),
+        Condition::Rebirth(Rebirth::Mars),
+        Condition::Rebirth(Rebirth::Parrain),
+        Condition::Rebirth(Rebirth::CirceTakeMake),
+        Condition::Rebirth(Rebirth::AntiTakeMake),
+        Condition::Madrasi { rex: false },
+        Condition::Madrasi { rex: true },
+        Condition::Maximummer(Color::White),
+        Condition::Maximummer(Color::Black),
+        Condition::Grid,
+        Condition::Monochrome,
+        Condition::Bichrome,
+        Condition::Andernach,
+        Condition::AntiAndernach,
+        Condition::Isardam { rex: false },
+        Condition::Isardam { rex: true },
+        Condition::Patrol,
+        Condition::KoeKo,
+        Condition::Checkless,
+        Condition::TakeMake,
+        Condition::MakeTake,
+        Condition::Annan,
+        Condition::Haaner,
+    ];
+    type Ask = fn(&Condition) -> bool;
+    let props: [(u16, Ask); 11] = [
+        (prop::NEVER_EMPTIES_CHOICE, |c| c.never_empties_choice()),
+        (prop::CHOOSES, |c| c.chooses()),
+        (prop::SHAPES_MOVES, |c| c.shapes_moves()),
+        (prop::SHAPES_QUIET_MOVES, |c| c.shapes_quiet_moves()),
+        (prop::PLAIN_CHECKS, |c| c.plain_checks()),
+        (prop::PLAIN_QUIET_MOVES, |c| c.plain_quiet_moves()),
+        (prop::FORBIDS_CHECKS_ONLY, |c| c.forbids_checks_only()),
+        (prop::FILTERS_MOVES, |c| c.filters_moves()),
+        (prop::PARALYSES, |c| c.paralyses()),
+        (prop::LENDS_WALKS, |c| c.lends_walks()),
+        (prop::PLAIN_CAPTURES, |c| Hooks::plain_captures(c)),
+    ];
+    let mut sets: Vec<Vec<Condition>> = vec![vec![]];
+    for (i, a) in all.iter().enumerate() {
+        sets.push(vec![*a]);
+        for (j, b) in all.iter().enumerate().skip(i + 1) {
+            sets.push(vec![*a, *b]);
+            sets.push(vec![*b, *a, all[(i + j) % all.len()]]);
+        }
+    }
+    let (mut some_true, mut all_false) = (0, 0);
+    for set in &sets {
+        let mut cs = Conditions::none();
+        for c in set {
+            let _ = cs.push(*c);
+        }
+        for &(bit, ask) in &props {
+            assert_eq!(cs.any(bit), cs.iter().any(ask), "any {bit:#x} under {set:?}");
+            assert_eq!(cs.all(bit), cs.iter().all(ask), "all {bit:#x} under {set:?}");
+            some_true += cs.any(bit) as u32;
+            all_false += !cs.all(bit) as u32;
+        }
+    }
+    // Properties were both found and found lacking.
+    assert!(some_true > 0 && all_false > 0);
 }

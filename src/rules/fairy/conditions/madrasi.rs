@@ -21,7 +21,7 @@ pub(crate) fn observed_by_twin(pos: &FairyPosition, s: Square, p: FPiece) -> boo
         Owner::Black => pos.occ[0] | pos.occ[2],
         Owner::Neutral => pos.occ[0] | pos.occ[1],
     };
-    if !pos.conditions.iter().any(|c| c.lends_walks()) {
+    if !pos.conditions.any(super::prop::LENDS_WALKS) {
         // Every piece moves by its own walk: the enemies of its kind, asked first.
         let twin = |e: Square| pos.board[e.index()].is_some_and(|q| q.kind == p.kind && pos.observes(e, q, s));
         if let Some(near) = twin_squares(pos, s, p) {

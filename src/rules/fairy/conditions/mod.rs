@@ -444,10 +444,64 @@ impl Hooks for Condition {
 /// Most conditions one problem combines.
 pub const MAX_CONDITIONS: usize = 8;
 
+/// The properties of a condition that [`Conditions`] keeps as bits, so that the hot paths
+/// ask "does any condition…" or "does every condition…" with one test instead of a walk
+/// through the list ([`Conditions::any`], [`Conditions::all`]).
+pub(crate) mod prop {
+    /// [`super::Condition::never_empties_choice`].
+    pub const NEVER_EMPTIES_CHOICE: u16 = 1;
+    /// [`super::Condition::chooses`].
+    pub const CHOOSES: u16 = 1 << 1;
+    /// [`super::Condition::shapes_moves`].
+    pub const SHAPES_MOVES: u16 = 1 << 2;
+    /// [`super::Condition::shapes_quiet_moves`].
+    pub const SHAPES_QUIET_MOVES: u16 = 1 << 3;
+    /// [`super::Condition::plain_checks`].
+    pub const PLAIN_CHECKS: u16 = 1 << 4;
+    /// [`super::Condition::plain_quiet_moves`].
+    pub const PLAIN_QUIET_MOVES: u16 = 1 << 5;
+    /// [`super::Condition::forbids_checks_only`].
+    pub const FORBIDS_CHECKS_ONLY: u16 = 1 << 6;
+    /// [`super::Condition::filters_moves`].
+    pub const FILTERS_MOVES: u16 = 1 << 7;
+    /// [`super::Condition::paralyses`].
+    pub const PARALYSES: u16 = 1 << 8;
+    /// [`super::Condition::lends_walks`].
+    pub const LENDS_WALKS: u16 = 1 << 9;
+    /// The condition's [`super::Hooks::plain_captures`].
+    pub const PLAIN_CAPTURES: u16 = 1 << 10;
+}
+
+impl Condition {
+    /// The [`prop`] bits this condition has.
+    fn props(&self) -> u16 {
+        use prop::*;
+        let bits = [
+            (self.never_empties_choice(), NEVER_EMPTIES_CHOICE),
+            (self.chooses(), CHOOSES),
+            (self.shapes_moves(), SHAPES_MOVES),
+            (self.shapes_quiet_moves(), SHAPES_QUIET_MOVES),
+            (self.plain_checks(), PLAIN_CHECKS),
+            (self.plain_quiet_moves(), PLAIN_QUIET_MOVES),
+            (self.forbids_checks_only(), FORBIDS_CHECKS_ONLY),
+            (self.filters_moves(), FILTERS_MOVES),
+            (self.paralyses(), PARALYSES),
+            (self.lends_walks(), LENDS_WALKS),
+            (self.plain_captures(), PLAIN_CAPTURES),
+        ];
+        bits.iter().filter(|(has, _)| *has).fold(0, |acc, (_, bit)| acc | bit)
+    }
+}
+
 /// The conditions of a problem, in the order they are applied.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Conditions {
     list: [Option<Condition>; MAX_CONDITIONS],
+    /// The [`prop`] bits some condition has (kept by [`Self::push`]).
+    some: u16,
+    /// The [`prop`] bits some condition lacks (kept by [`Self::push`]; none without
+    /// conditions, where "every condition has it" holds).
+    lacking: u16,
 }
 
 impl Conditions {
@@ -463,6 +517,9 @@ impl Conditions {
         match self.list.iter_mut().find(|x| x.is_none()) {
             Some(slot) => {
                 *slot = Some(c);
+                let props = c.props();
+                self.some |= props;
+                self.lacking |= !props;
                 Ok(())
             }
             None => Err(format!("more than {MAX_CONDITIONS} conditions")),
@@ -472,6 +529,17 @@ impl Conditions {
     #[inline]
     pub fn iter(&self) -> impl Iterator<Item = &Condition> {
         self.list.iter().map_while(|c| c.as_ref())
+    }
+    /// Whether some condition has one of the properties `props` ([`prop`] bits).
+    #[inline]
+    pub(crate) fn any(&self, props: u16) -> bool {
+        self.some & props != 0
+    }
+    /// Whether every condition has all the properties `props` ([`prop`] bits); true
+    /// without conditions.
+    #[inline]
+    pub(crate) fn all(&self, props: u16) -> bool {
+        self.lacking & props == 0
     }
     /// Whether no condition is in force.
     pub fn is_empty(&self) -> bool {
