@@ -1002,7 +1002,9 @@ impl FairyPosition {
             } else {
                 1 << self.walk_of(from, p, mover) as u64
             };
-            let may_capture = self.conditions.iter().all(|c| c.may_capture(self, from, p, mover));
+            // Whether the piece may capture (Patrol: when a friend observes it), asked once
+            // and only when a capture is looked for.
+            let mut may_capture: Option<bool> = None;
             let mut walk_set = walks;
             while walk_set != 0 {
                 let k = Kind::from_index(walk_set.trailing_zeros() as usize);
@@ -1036,9 +1038,6 @@ impl FairyPosition {
                         emit(out, FMove::quiet(from, t));
                     }
                 }
-                if !may_capture {
-                    continue;
-                }
                 // Captures, from the piece's square or where a condition puts it.
                 let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, mover));
                 let (cfrom, cocc) = match origin {
@@ -1047,12 +1046,23 @@ impl FairyPosition {
                 };
                 let Some(cfrom) = cfrom else { continue };
                 // Asked for the captures of one square: a walk that cannot reach it from
-                // where the piece captures has none (pawns are left to their own rules, for
-                // en passant takes elsewhere).
-                if let Some(v) = only_victim
-                    && !p.is_pawn()
-                    && self.capture_reach(cfrom, k, cocc) & (1u64 << v.0) == 0
-                {
+                // where the piece captures has none (a pawn's en passant, which takes
+                // elsewhere than it lands, is left to its own rule below).
+                if let Some(v) = only_victim {
+                    let reach = match k {
+                        Kind::Pawn => crate::rules::chess::pawn_attacks(mover, cfrom),
+                        Kind::BerolinaPawn => {
+                            let up = if mover == Color::White { 1 } else { -1 };
+                            sq(cfrom.0 as i32 % 8, cfrom.0 as i32 / 8 + up).map_or(0, |s| 1u64 << s.0)
+                        }
+                        _ => self.capture_reach(cfrom, k, cocc),
+                    };
+                    let en_passant = p.is_pawn() && self.ep.is_some_and(|(_, s)| s == v);
+                    if !en_passant && reach & (1u64 << v.0) == 0 {
+                        continue;
+                    }
+                }
+                if !*may_capture.get_or_insert_with(|| self.conditions.iter().all(|c| c.may_capture(self, from, p, mover))) {
                     continue;
                 }
                 let mut caps: ArrayVec<(Square, Square), 64> = ArrayVec::new();
@@ -1096,7 +1106,9 @@ impl FairyPosition {
                 }
             }
             // Condition-made two-part moves (Make&Take).
-            if may_capture {
+            if self.conditions.any(prop::ADDS_MOVES)
+                && *may_capture.get_or_insert_with(|| self.conditions.iter().all(|c| c.may_capture(self, from, p, mover)))
+            {
                 for c in self.conditions.iter() {
                     c.extra_moves(self, from, p, mover, only_victim, out);
                 }

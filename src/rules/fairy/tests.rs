@@ -1024,7 +1024,7 @@ fn condition_property_bits_agree_with_the_list() {
         Condition::Haaner,
     ];
     type Ask = fn(&Condition) -> bool;
-    let props: [(u16, Ask); 11] = [
+    let props: [(u16, Ask); 12] = [
         (prop::NEVER_EMPTIES_CHOICE, |c| c.never_empties_choice()),
         (prop::CHOOSES, |c| c.chooses()),
         (prop::SHAPES_MOVES, |c| c.shapes_moves()),
@@ -1036,6 +1036,7 @@ fn condition_property_bits_agree_with_the_list() {
         (prop::PARALYSES, |c| c.paralyses()),
         (prop::LENDS_WALKS, |c| c.lends_walks()),
         (prop::PLAIN_CAPTURES, |c| Hooks::plain_captures(c)),
+        (prop::ADDS_MOVES, |c| c.adds_moves()),
     ];
     let mut sets: Vec<Vec<Condition>> = vec![vec![]];
     for (i, a) in all.iter().enumerate() {

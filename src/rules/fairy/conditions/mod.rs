@@ -79,6 +79,7 @@ pub trait Hooks {
         true
     }
     /// Step 3: moves the condition adds for the piece on `from` (Make&Take's captures);
+    /// a condition that sets it answers `true` to [`Condition::adds_moves`];
     /// with `only_victim`, only captures of that square.
     fn extra_moves(&self, pos: &FairyPosition, from: Square, p: FPiece, mover: Color, only_victim: Option<Square>, out: &mut FMoveList) {
         let _ = (pos, from, p, mover, only_victim, out);
@@ -349,6 +350,12 @@ impl Condition {
         matches!(self, Condition::Madrasi { .. })
     }
 
+    /// Whether this condition sets [`Hooks::extra_moves`]: it adds moves of its own
+    /// (Make&Take's captures).
+    pub(crate) fn adds_moves(&self) -> bool {
+        matches!(self, Condition::MakeTake)
+    }
+
     /// Whether this condition sets [`Hooks::walk`]: a piece moves, captures and checks by
     /// another walk than its own (Annan).
     pub(crate) fn lends_walks(&self) -> bool {
@@ -470,6 +477,8 @@ pub(crate) mod prop {
     pub const LENDS_WALKS: u16 = 1 << 9;
     /// The condition's [`super::Hooks::plain_captures`].
     pub const PLAIN_CAPTURES: u16 = 1 << 10;
+    /// [`super::Condition::adds_moves`].
+    pub const ADDS_MOVES: u16 = 1 << 11;
 }
 
 impl Condition {
@@ -488,6 +497,7 @@ impl Condition {
             (self.paralyses(), PARALYSES),
             (self.lends_walks(), LENDS_WALKS),
             (self.plain_captures(), PLAIN_CAPTURES),
+            (self.adds_moves(), ADDS_MOVES),
         ];
         bits.iter().filter(|(has, _)| *has).fold(0, |acc, (_, bit)| acc | bit)
     }
