@@ -32,21 +32,29 @@
 //!    says its idea of check is plain ([`conditions::Condition::plain_checks`]: a royal piece
 //!    is attacked when an enemy piece's walk, its own or a lent one, reaches it, the piece
 //!    not paralysed and the capture allowed by step 4), the test asks exactly that of the
-//!    pieces without generating their moves; the others, and orphans, go through the
-//!    generator. Where every condition also keeps quiet moves plain
+//!    pieces without generating their moves, reading the royal's lines backwards for the
+//!    common walks (the first piece on a line is the rider that may take, the second the
+//!    screen piece or lion; the leaper tables; [`FairyPosition::forward`] keeps the squares
+//!    of the kinds asked forwards); the others, and orphans, go through the generator,
+//!    which looks for a capture of the royal's square only where the piece's walk reaches
+//!    it. Where every condition also keeps quiet moves plain
 //!    ([`conditions::Condition::plain_quiet_moves`]: a quiet move changes only its two
 //!    squares and the check test reads the board only through the walks' lines), quiet
 //!    moves are judged without being made ([`FairyPosition::quiet_safe`]): a royal piece's
 //!    by the check test with it moved; against enemy pieces that take only by leaps and
 //!    rook and bishop lines, another piece's is legal unless it stands pinned on a queen
 //!    line (then it is made and tested), and in check only when it comes between the one
-//!    checking piece and the royal one. The check a quiet move gives is judged alike
+//!    checking piece and the royal one; against other enemy pieces (a hopper's hurdle, a
+//!    screen piece's screen may be the piece arriving), by the check test on the squares
+//!    taken after the move. The check a quiet move gives is judged alike
 //!    ([`FairyPosition::quiet_checks`]);
 //! 7. **choice**: which of the legal moves a side may choose ([`conditions::Hooks::choose`]:
 //!    Maximummer, Checkless chess).
 //!
 //! Several conditions combine on one problem: each step asks every condition in force, in
-//! the order they are listed. Combinations whose meaning is not settled are refused when the
+//! the order they are listed. What the hot paths ask of all of them at once ("does some
+//! condition lend walks?", "are every condition's checks plain?") is kept as bits when a
+//! condition is pushed ([`conditions::prop`]), from the same methods. Combinations whose meaning is not settled are refused when the
 //! problem is read ([`Conditions::check_combination`]).
 //!
 //! ## Adding a condition
