@@ -321,6 +321,107 @@ impl PartialEq for FairyPosition {
     }
 }
 
+/// What one check test has worked out of the orphans' borrowed walks
+/// ([`FairyPosition::orphan_takes`]).
+#[derive(Default)]
+struct OrphanWalks {
+    /// The kinds on the board that an orphan may borrow.
+    kinds: Option<u64>,
+    /// For each kind asked, the orphans that have its walk.
+    having: ArrayVec<(Kind, u64), 16>,
+}
+
+/// One royal piece's lines as the plain check test reads them backwards
+/// ([`FairyPosition::plain_attackers`]): the first and second pieces on its files, ranks and
+/// diagonals and on its nightrider lines, each read when a piece that needs it is met.
+struct RoyalLines {
+    r: Square,
+    occ: u64,
+    them: Color,
+    first: Option<(u64, u64)>,
+    second: Option<(u64, u64)>,
+    nights: Option<(u64, u64)>,
+    /// [`Self::orphan_takers`], once asked.
+    orphan_from: Option<u64>,
+}
+
+impl RoyalLines {
+    fn new(r: Square, occ: u64, them: Color) -> RoyalLines {
+        RoyalLines { r, occ, them, first: None, second: None, nights: None, orphan_from: None }
+    }
+
+    /// The squares a piece of walk `walk` on `from`, moved by `them`, lands on when it takes
+    /// the royal piece: read backwards from the royal for the walks [`BACKWARDS`] classes
+    /// (when `backwards`: no holes, every attacker standing in `occ`), forwards
+    /// ([`FairyPosition::lands_taking`]) for the others.
+    #[inline]
+    fn lands(&mut self, pos: &FairyPosition, from: Square, walk: Kind, backwards: bool) -> u64 {
+        let t = 1u64 << self.r.0;
+        let class = if backwards { BACKWARDS[walk.index()] } else { BACK_NONE };
+        match class {
+            BACK_NONE => pos.lands_taking(from, walk, self.them, self.occ, self.r),
+            BACK_NIGHT_FIRST | BACK_NIGHT_SECOND if SPANS[walk.index()][from.index() & 63] & t == 0 => 0,
+            c => {
+                if self.takers(c) & (1u64 << from.0) != 0 {
+                    t
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
+    /// The squares from which a piece of walk class `c` (of [`BACKWARDS`], not
+    /// [`BACK_NONE`]), moved by `them`, takes the royal piece.
+    #[inline]
+    fn takers(&mut self, c: u8) -> u64 {
+        use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, line_pieces, pawn_attacks, rook_attacks};
+        let (r, occ, them) = (self.r, self.occ, self.them);
+        match c {
+            BACK_KING => king_attacks(r),
+            BACK_KNIGHT => knight_attacks(r),
+            BACK_PAWN => pawn_attacks(them.opponent(), r),
+            BACK_BEROLINA => {
+                let down: i32 = if them == Color::White { -1 } else { 1 };
+                sq(r.0 as i32 % 8, r.0 as i32 / 8 + down).map_or(0, |s| 1u64 << s.0)
+            }
+            BACK_NIGHT_FIRST | BACK_NIGHT_SECOND => {
+                let (n1, n2) = *self.nights.get_or_insert_with(|| crate::rules::chess::night_pieces(r, occ));
+                if c == BACK_NIGHT_FIRST { n1 } else { n2 }
+            }
+            _ => {
+                let (o, d) = if c & BACK_SECOND != 0 {
+                    *self.second.get_or_insert_with(|| (line_pieces(rook_attacks, r, occ).1, line_pieces(bishop_attacks, r, occ).1))
+                } else {
+                    *self.first.get_or_insert_with(|| (rook_attacks(r, occ) & occ, bishop_attacks(r, occ) & occ))
+                };
+                (if c & BACK_ORTH != 0 { o } else { 0 })
+                    | (if c & BACK_DIAG != 0 { d } else { 0 })
+                    | (if c & BACK_LEAP != 0 { knight_attacks(r) } else { 0 })
+            }
+        }
+    }
+
+    /// The squares from which a piece of one of `kinds` may take the royal piece: exactly,
+    /// when every kind is read backwards; every square otherwise. An orphan standing
+    /// elsewhere borrows no walk that takes it.
+    fn orphan_takers(&mut self, kinds: u64, backwards: bool) -> u64 {
+        if let Some(set) = self.orphan_from {
+            return set;
+        }
+        let mut set = 0u64;
+        let mut ks = kinds;
+        while ks != 0 && set != u64::MAX {
+            let k = Kind::from_index(ks.trailing_zeros() as usize);
+            ks &= ks - 1;
+            let class = if backwards { BACKWARDS[k.index()] } else { BACK_NONE };
+            set |= if class == BACK_NONE { u64::MAX } else { self.takers(class) };
+        }
+        self.orphan_from = Some(set);
+        set
+    }
+}
+
 /// A key for "the piece on `s` started on `origin`" (a mix of the two, for
 /// [`FairySetup::track_pieces`]).
 #[inline]
@@ -1255,8 +1356,8 @@ impl FairyPosition {
     /// The check test when every condition leaves it plain ([`Condition::plain_checks`]):
     /// whether a piece `them` may move could capture on one of `royals` by its walk (its
     /// own, or the one a condition lends it: [`Condition::lends_walks`]) from its own
-    /// square. `None` when an orphan stands among them (its walks are borrowed: the
-    /// general test, [`Self::generate`], answers).
+    /// square; an orphan by the walks it borrows. `None` when an orphan stands among them
+    /// under a condition (the general test, [`Self::generate`], answers).
     fn plainly_attacked(&self, royals: u64, them: Color) -> Option<bool> {
         self.plainly_attacked_in(royals, them, self.occupied())
     }
@@ -1270,9 +1371,9 @@ impl FairyPosition {
     /// The pieces of `them` that attack one of `royals` by the plain check test
     /// ([`Self::plainly_attacked`]) with the squares `occ` taken; with `FIRST`, the first
     /// one found only; without `filtered`, by their walks alone, whether the conditions
-    /// allow the capture or not. `None` when an orphan stands among them.
+    /// allow the capture or not. `None` when an orphan stands among them under a condition,
+    /// or with `occ` other than the board's (its borrowed walks are those of the board).
     fn plain_attackers<const FIRST: bool>(&self, royals: u64, them: Color, occ: u64, filtered: bool) -> Option<u64> {
-        use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, line_pieces, pawn_attacks, rook_attacks};
         let mut found = 0u64;
         let attackers = self.movable(them);
         // Whether a condition lends pieces other walks (Annan).
@@ -1288,6 +1389,8 @@ impl FairyPosition {
         // board without holes, every attacker standing in `occ`, and each piece moving by
         // its own walk; otherwise each piece is asked forwards.
         let backwards = self.holes == 0 && attackers & !occ == 0;
+        // The orphans' walks asked so far (kinds, then the orphans having each).
+        let mut orphans = OrphanWalks::default();
         for r in Squares(royals) {
             let t = 1u64 << r.0;
             // The pieces to look at: on a board read backwards, those on a queen line or a
@@ -1300,57 +1403,31 @@ impl FairyPosition {
             };
             // The first and the second pieces on the royal's lines, read when a piece that
             // needs them is met.
-            let mut first: Option<(u64, u64)> = None;
-            let mut second: Option<(u64, u64)> = None;
-            let mut nights: Option<(u64, u64)> = None;
+            let mut lines = RoyalLines::new(r, occ, them);
             for from in Squares(look) {
                 let Some(p) = self.board[from.index()] else { continue };
                 let walk = match p.kind {
                     Kind::Dummy => continue,
-                    Kind::Orphan => return None,
+                    Kind::Orphan => {
+                        // An orphan takes by the walks it borrows: asked of the board as it
+                        // stands, without conditions (which may change what an orphan
+                        // observes); otherwise the general test answers.
+                        if occ != self.occupied() || !self.conditions.is_empty() {
+                            return None;
+                        }
+                        if self.orphan_takes(from, backwards, &mut lines, &mut orphans) {
+                            found |= 1u64 << from.0;
+                            if FIRST {
+                                return Some(found);
+                            }
+                        }
+                        continue;
+                    }
                     // Annan: the walk of the friend behind.
                     _ if walks => self.walk_of(from, p, them),
                     k => k,
                 };
-                let class = if backwards { BACKWARDS[walk.index()] } else { BACK_NONE };
-                let lines = |second: bool| {
-                    if second {
-                        (line_pieces(rook_attacks, r, occ).1, line_pieces(bishop_attacks, r, occ).1)
-                    } else {
-                        (rook_attacks(r, occ) & occ, bishop_attacks(r, occ) & occ)
-                    }
-                };
-                let lands = match class {
-                    BACK_NONE => self.lands_taking(from, walk, them, occ, r),
-                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND if SPANS[walk.index()][from.index() & 63] & t == 0 => 0,
-                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND => {
-                        let (n1, n2) = *nights.get_or_insert_with(|| crate::rules::chess::night_pieces(r, occ));
-                        let set = if class == BACK_NIGHT_FIRST { n1 } else { n2 };
-                        if set & (1u64 << from.0) != 0 { t } else { 0 }
-                    }
-                    c => {
-                        let set = match c {
-                            BACK_KING => king_attacks(r),
-                            BACK_KNIGHT => knight_attacks(r),
-                            BACK_PAWN => pawn_attacks(them.opponent(), r),
-                            BACK_BEROLINA => {
-                                let down: i32 = if them == Color::White { -1 } else { 1 };
-                                sq(r.0 as i32 % 8, r.0 as i32 / 8 + down).map_or(0, |s| 1u64 << s.0)
-                            }
-                            _ => {
-                                let (o, d) = if c & BACK_SECOND != 0 {
-                                    *second.get_or_insert_with(|| lines(true))
-                                } else {
-                                    *first.get_or_insert_with(|| lines(false))
-                                };
-                                (if c & BACK_ORTH != 0 { o } else { 0 })
-                                    | (if c & BACK_DIAG != 0 { d } else { 0 })
-                                    | (if c & BACK_LEAP != 0 { knight_attacks(r) } else { 0 })
-                            }
-                        };
-                        if set & (1u64 << from.0) != 0 { t } else { 0 }
-                    }
-                };
+                let lands = lines.lands(self, from, walk, backwards);
                 // Madrasi: a paralysed piece gives no check; AntiCirce, Grid, KoeKo…: the
                 // capture must be one they allow.
                 if lands != 0
@@ -1365,6 +1442,45 @@ impl FairyPosition {
             }
         }
         Some(found)
+    }
+
+    /// Whether the orphan on `from` takes the royal piece of `lines` by one of the walks it
+    /// borrows (the kinds of the enemy pieces that attack it, directly or through enemy
+    /// orphans): only the kinds whose walk from `from` would take it are worked out, once
+    /// per check test (`cache`).
+    fn orphan_takes(&self, from: Square, backwards: bool, lines: &mut RoyalLines, cache: &mut OrphanWalks) -> bool {
+        let occ = self.occupied();
+        let kinds = *cache.kinds.get_or_insert_with(|| {
+            Squares(occ).fold(0u64, |acc, a| match self.board[a.index()] {
+                Some(ap) if ap.kind != Kind::Orphan && ap.kind != Kind::Dummy => acc | 1u64 << ap.kind as u64,
+                _ => acc,
+            })
+        });
+        if lines.orphan_takers(kinds, backwards) & (1u64 << from.0) == 0 {
+            return false;
+        }
+        let mut ks = kinds;
+        while ks != 0 {
+            let k = Kind::from_index(ks.trailing_zeros() as usize);
+            ks &= ks - 1;
+            if lines.lands(self, from, k, backwards) == 0 {
+                continue;
+            }
+            let having = match cache.having.iter().find(|(c, _)| *c == k) {
+                Some(&(_, set)) => set,
+                None => {
+                    let set = self.orphans_with_walk(k);
+                    if !cache.having.is_full() {
+                        cache.having.push((k, set));
+                    }
+                    set
+                }
+            };
+            if having & (1u64 << from.0) != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// The squares a piece of walk `walk` on `from` lands on when it takes the royal piece

@@ -658,6 +658,60 @@ fn the_plain_check_test_agrees_with_the_generator() {
     assert!(asked > 25_000 && checks > 5000 && asked - checks > 5000, "{asked} asked, {checks} in check");
 }
 
+/// Orphans without conditions: the plain check test answers for them too (by the walks
+/// they borrow, worked out only for the kinds that would take the royal piece) and agrees
+/// with the generator on random boards with one to three orphans of each side, chains of
+/// orphans lending to each other included; checks given by an orphan come often.
+#[test]
+fn the_plain_check_test_answers_for_orphans() {
+    let mut rnd = crate::rules::test_random(0x0e9_4a75);
+    let (mut asked, mut checks, mut by_orphans) = (0, 0, 0);
+    for _ in 0..20_000 {
+        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(Color::White), ..FairySetup::default() }) else {
+            panic!("an empty board is a position");
+        };
+        for owner in [W, B] {
+            p.put(Square(rnd(64) as u8), FPiece::new(owner, Kind::King));
+            for _ in 0..1 + rnd(3) {
+                p.take(Square(rnd(64) as u8));
+                p.put(Square(rnd(64) as u8), FPiece::new(owner, Kind::Orphan));
+            }
+        }
+        for _ in 0..2 + rnd(10) {
+            let s = Square(rnd(64) as u8);
+            let owner = if rnd(8) == 0 { Owner::Neutral } else { [W, B][rnd(2) as usize] };
+            let kind = Kind::ALL[rnd(Kind::ALL.len() as u64) as usize];
+            p.take(s);
+            p.put(s, FPiece::new(owner, kind));
+        }
+        if rnd(5) == 0 {
+            p.holes = (0..3).fold(0u64, |h, _| h | 1u64 << rnd(64)) & !p.occupied();
+        }
+        for c in [Color::White, Color::Black] {
+            let royals = p.royals(c);
+            if royals == 0 {
+                continue;
+            }
+            let them = c.opponent();
+            let fast = p.plainly_attacked(royals, them).expect("no condition: the plain test answers");
+            let slow = p.royal_attacked_generated(royals, them);
+            assert_eq!(fast, slow, "{c:?}'s royals: {}", p.to_fen());
+            asked += 1;
+            checks += fast as u32;
+            let orphans = Squares(p.movable(them))
+                .filter(|s| p.piece_at(*s).is_some_and(|q| q.kind == Kind::Orphan))
+                .fold(0u64, |a, s| a | 1u64 << s.0);
+            if p.plain_attackers::<false>(royals, them, p.occupied(), true).is_some_and(|a| a & orphans != 0) {
+                by_orphans += 1;
+            }
+        }
+    }
+    assert!(
+        asked > 30_000 && checks > 5000 && asked - checks > 5000 && by_orphans > 1000,
+        "{asked} asked, {checks} in check, {by_orphans} by orphans"
+    );
+}
+
 /// The capture spans as first written (a lazy table built by the move walker), against which
 /// the compile-time [`SPANS`] is checked.
 fn spans_by_walker() -> Vec<[u64; 64]> {
