@@ -323,12 +323,13 @@ impl PartialEq for FairyPosition {
 
 /// What one check test has worked out of the orphans' borrowed walks
 /// ([`FairyPosition::orphan_takes`]).
-#[derive(Default)]
 struct OrphanWalks {
     /// The kinds on the board that an orphan may borrow.
-    kinds: Option<u64>,
+    kinds: u64,
     /// For each kind asked, the orphans that have its walk.
     having: ArrayVec<(Kind, u64), 16>,
+    /// The lines of the royal piece asked about.
+    lines: RoyalLines,
 }
 
 /// One royal piece's lines as the plain check test reads them backwards
@@ -354,7 +355,7 @@ impl RoyalLines {
     /// the royal piece: read backwards from the royal for the walks [`BACKWARDS`] classes
     /// (when `backwards`: no holes, every attacker standing in `occ`), forwards
     /// ([`FairyPosition::lands_taking`]) for the others.
-    #[inline]
+    #[inline(always)]
     fn lands(&mut self, pos: &FairyPosition, from: Square, walk: Kind, backwards: bool) -> u64 {
         let t = 1u64 << self.r.0;
         let class = if backwards { BACKWARDS[walk.index()] } else { BACK_NONE };
@@ -373,7 +374,7 @@ impl RoyalLines {
 
     /// The squares from which a piece of walk class `c` (of [`BACKWARDS`], not
     /// [`BACK_NONE`]), moved by `them`, takes the royal piece.
-    #[inline]
+    #[inline(always)]
     fn takers(&mut self, c: u8) -> u64 {
         use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, line_pieces, pawn_attacks, rook_attacks};
         let (r, occ, them) = (self.r, self.occ, self.them);
@@ -1374,6 +1375,7 @@ impl FairyPosition {
     /// allow the capture or not. `None` when an orphan stands among them under a condition,
     /// or with `occ` other than the board's (its borrowed walks are those of the board).
     fn plain_attackers<const FIRST: bool>(&self, royals: u64, them: Color, occ: u64, filtered: bool) -> Option<u64> {
+        use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, line_pieces, pawn_attacks, rook_attacks};
         let mut found = 0u64;
         let attackers = self.movable(them);
         // Whether a condition lends pieces other walks (Annan).
@@ -1389,8 +1391,6 @@ impl FairyPosition {
         // board without holes, every attacker standing in `occ`, and each piece moving by
         // its own walk; otherwise each piece is asked forwards.
         let backwards = self.holes == 0 && attackers & !occ == 0;
-        // The orphans' walks asked so far (kinds, then the orphans having each).
-        let mut orphans = OrphanWalks::default();
         for r in Squares(royals) {
             let t = 1u64 << r.0;
             // The pieces to look at: on a board read backwards, those on a queen line or a
@@ -1403,31 +1403,57 @@ impl FairyPosition {
             };
             // The first and the second pieces on the royal's lines, read when a piece that
             // needs them is met.
-            let mut lines = RoyalLines::new(r, occ, them);
+            let mut first: Option<(u64, u64)> = None;
+            let mut second: Option<(u64, u64)> = None;
+            let mut nights: Option<(u64, u64)> = None;
             for from in Squares(look) {
                 let Some(p) = self.board[from.index()] else { continue };
                 let walk = match p.kind {
-                    Kind::Dummy => continue,
-                    Kind::Orphan => {
-                        // An orphan takes by the walks it borrows: asked of the board as it
-                        // stands, without conditions (which may change what an orphan
-                        // observes); otherwise the general test answers.
-                        if occ != self.occupied() || !self.conditions.is_empty() {
-                            return None;
-                        }
-                        if self.orphan_takes(from, backwards, &mut lines, &mut orphans) {
-                            found |= 1u64 << from.0;
-                            if FIRST {
-                                return Some(found);
-                            }
-                        }
-                        continue;
-                    }
+                    // (Orphans are asked after the others.)
+                    Kind::Dummy | Kind::Orphan => continue,
                     // Annan: the walk of the friend behind.
                     _ if walks => self.walk_of(from, p, them),
                     k => k,
                 };
-                let lands = lines.lands(self, from, walk, backwards);
+                let class = if backwards { BACKWARDS[walk.index()] } else { BACK_NONE };
+                let lines = |second: bool| {
+                    if second {
+                        (line_pieces(rook_attacks, r, occ).1, line_pieces(bishop_attacks, r, occ).1)
+                    } else {
+                        (rook_attacks(r, occ) & occ, bishop_attacks(r, occ) & occ)
+                    }
+                };
+                let lands = match class {
+                    BACK_NONE => self.lands_taking(from, walk, them, occ, r),
+                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND if SPANS[walk.index()][from.index() & 63] & t == 0 => 0,
+                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND => {
+                        let (n1, n2) = *nights.get_or_insert_with(|| crate::rules::chess::night_pieces(r, occ));
+                        let set = if class == BACK_NIGHT_FIRST { n1 } else { n2 };
+                        if set & (1u64 << from.0) != 0 { t } else { 0 }
+                    }
+                    c => {
+                        let set = match c {
+                            BACK_KING => king_attacks(r),
+                            BACK_KNIGHT => knight_attacks(r),
+                            BACK_PAWN => pawn_attacks(them.opponent(), r),
+                            BACK_BEROLINA => {
+                                let down: i32 = if them == Color::White { -1 } else { 1 };
+                                sq(r.0 as i32 % 8, r.0 as i32 / 8 + down).map_or(0, |s| 1u64 << s.0)
+                            }
+                            _ => {
+                                let (o, d) = if c & BACK_SECOND != 0 {
+                                    *second.get_or_insert_with(|| lines(true))
+                                } else {
+                                    *first.get_or_insert_with(|| lines(false))
+                                };
+                                (if c & BACK_ORTH != 0 { o } else { 0 })
+                                    | (if c & BACK_DIAG != 0 { d } else { 0 })
+                                    | (if c & BACK_LEAP != 0 { knight_attacks(r) } else { 0 })
+                            }
+                        };
+                        if set & (1u64 << from.0) != 0 { t } else { 0 }
+                    }
+                };
                 // Madrasi: a paralysed piece gives no check; AntiCirce, Grid, KoeKo…: the
                 // capture must be one they allow.
                 if lands != 0
@@ -1440,22 +1466,64 @@ impl FairyPosition {
                     }
                 }
             }
+            // The orphans (asked forwards, where their walks give nothing) are asked last.
+            let orphans_seen = if look & self.forward != 0 {
+                Squares(look & self.forward)
+                    .filter(|s| self.board[s.index()].is_some_and(|p| p.kind == Kind::Orphan))
+                    .fold(0u64, |a, s| a | 1u64 << s.0)
+            } else {
+                0
+            };
+            if orphans_seen != 0 {
+                // An orphan takes by the walks it borrows: asked of the board as it stands,
+                // without conditions (which may change what an orphan observes); otherwise
+                // the general test answers.
+                if occ != self.occupied() || !self.conditions.is_empty() {
+                    return None;
+                }
+                found |= self.orphans_taking(orphans_seen, r, them, backwards, FIRST);
+                if FIRST && found != 0 {
+                    return Some(found);
+                }
+            }
         }
         Some(found)
     }
 
-    /// Whether the orphan on `from` takes the royal piece of `lines` by one of the walks it
-    /// borrows (the kinds of the enemy pieces that attack it, directly or through enemy
-    /// orphans): only the kinds whose walk from `from` would take it are worked out, once
-    /// per check test (`cache`).
-    fn orphan_takes(&self, from: Square, backwards: bool, lines: &mut RoyalLines, cache: &mut OrphanWalks) -> bool {
+    /// The orphans of `orphans`, moved by `them`, that take the royal piece on `r` by one of
+    /// the walks they borrow (the kinds of the enemy pieces that attack them, directly or
+    /// through enemy orphans; with `first`, the first one found): only the kinds whose walk
+    /// from an orphan would take the royal are worked out, each once. Out of line and cold:
+    /// the plain check test keeps its stack and registers for the other pieces.
+    #[cold]
+    #[inline(never)]
+    fn orphans_taking(&self, orphans: u64, r: Square, them: Color, backwards: bool, first: bool) -> u64 {
         let occ = self.occupied();
-        let kinds = *cache.kinds.get_or_insert_with(|| {
-            Squares(occ).fold(0u64, |acc, a| match self.board[a.index()] {
+        let mut cache = OrphanWalks {
+            kinds: Squares(occ).fold(0u64, |acc, a| match self.board[a.index()] {
                 Some(ap) if ap.kind != Kind::Orphan && ap.kind != Kind::Dummy => acc | 1u64 << ap.kind as u64,
                 _ => acc,
-            })
-        });
+            }),
+            having: ArrayVec::new(),
+            lines: RoyalLines::new(r, occ, them),
+        };
+        let mut found = 0u64;
+        for from in Squares(orphans) {
+            if self.orphan_takes(from, backwards, &mut cache) {
+                found |= 1u64 << from.0;
+                if first {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether the orphan on `from` takes the royal piece of `cache.lines` by one of the
+    /// walks it borrows ([`Self::orphans_taking`]).
+    fn orphan_takes(&self, from: Square, backwards: bool, cache: &mut OrphanWalks) -> bool {
+        let kinds = cache.kinds;
+        let lines = &mut cache.lines;
         if lines.orphan_takers(kinds, backwards) & (1u64 << from.0) == 0 {
             return false;
         }
