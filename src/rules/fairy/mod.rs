@@ -1138,18 +1138,29 @@ impl FairyPosition {
                 };
                 // Quiet moves.
                 if only_victim.is_none() {
-                    let mut quiet = 0u64;
-                    self.walk_moves(from, k, mover, occ, &mut |t, v| {
-                        if v.is_none() {
-                            quiet |= 1u64 << t.0;
+                    // The walks of the bitboard tables at once, the others by the walker.
+                    let quiet = match self.fast_reach(from, k, occ) {
+                        Some((quiet, _)) => quiet & !occ,
+                        None => {
+                            let mut quiet = 0u64;
+                            self.walk_moves(from, k, mover, occ, &mut |t, v| {
+                                if v.is_none() {
+                                    quiet |= 1u64 << t.0;
+                                }
+                            });
+                            quiet
                         }
-                    });
+                    };
                     for t in Squares(quiet) {
                         emit(out, FMove::quiet(from, t));
                     }
                 }
                 // Captures, from the piece's square or where a condition puts it.
-                let origin = self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, mover));
+                let origin = if self.conditions.all(prop::PLAIN_CAPTURES) {
+                    None
+                } else {
+                    self.conditions.iter().find_map(|c| c.capture_origin(self, from, p, mover))
+                };
                 let (cfrom, cocc) = match origin {
                     None => (Some(from), occ),
                     Some(o) => (o, o.map_or(occ, |o| (occ & !(1u64 << from.0)) | (1u64 << o.0))),
@@ -1172,30 +1183,43 @@ impl FairyPosition {
                         continue;
                     }
                 }
-                if !*may_capture.get_or_insert_with(|| self.conditions.iter().all(|c| c.may_capture(self, from, p, mover))) {
+                if self.conditions.any(prop::LIMITS_CAPTURES)
+                    && !*may_capture.get_or_insert_with(|| self.conditions.iter().all(|c| c.may_capture(self, from, p, mover)))
+                {
                     continue;
                 }
-                let mut caps: ArrayVec<(Square, Square), 64> = ArrayVec::new();
-                let mut plain = 0u64;
-                self.walk_moves(cfrom, k, mover, cocc, &mut |t, v| {
-                    if let Some(v) = v
-                        && v != from
-                        && capturable & (1u64 << v.0) != 0
-                        && only_victim.is_none_or(|o| o == v)
-                    {
-                        if t == v {
-                            if plain & (1u64 << t.0) == 0 {
-                                plain |= 1u64 << t.0;
+                let via = (cfrom != from).then_some(cfrom);
+                if let Some((_, reach)) = self.fast_reach(cfrom, k, cocc) {
+                    // The walks of the bitboard tables take where they land: all at once.
+                    let mut victims = reach & cocc & capturable & !(1u64 << from.0);
+                    if let Some(v) = only_victim {
+                        victims &= 1u64 << v.0;
+                    }
+                    for t in Squares(victims) {
+                        emit(out, FMove { from, to: t, victim: Some(t), promotion: None, rook: None, via, reborn: None });
+                    }
+                } else {
+                    let mut caps: ArrayVec<(Square, Square), 64> = ArrayVec::new();
+                    let mut plain = 0u64;
+                    self.walk_moves(cfrom, k, mover, cocc, &mut |t, v| {
+                        if let Some(v) = v
+                            && v != from
+                            && capturable & (1u64 << v.0) != 0
+                            && only_victim.is_none_or(|o| o == v)
+                        {
+                            if t == v {
+                                if plain & (1u64 << t.0) == 0 {
+                                    plain |= 1u64 << t.0;
+                                    caps.push((t, v));
+                                }
+                            } else if !caps.contains(&(t, v)) && !caps.is_full() {
                                 caps.push((t, v));
                             }
-                        } else if !caps.contains(&(t, v)) && !caps.is_full() {
-                            caps.push((t, v));
                         }
+                    });
+                    for &(t, v) in caps.iter() {
+                        emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via, reborn: None });
                     }
-                });
-                let via = (cfrom != from).then_some(cfrom);
-                for &(t, v) in caps.iter() {
-                    emit(out, FMove { from, to: t, victim: Some(v), promotion: None, rook: None, via, reborn: None });
                 }
                 // En passant.
                 if let Some((e, victim)) = self.ep
@@ -1254,6 +1278,13 @@ impl FairyPosition {
         let quiet = m.victim.is_none() && m.rook.is_none();
         if !self.conditions.any(if quiet { prop::SHAPES_QUIET_MOVES } else { prop::SHAPES_MOVES }) {
             if !out.is_full() {
+                out.push(m);
+            }
+            return;
+        }
+        if !self.conditions.any(prop::EXPANDS_MOVES) {
+            // The conditions only filter: the move stands or goes.
+            if self.conditions.iter().all(|c| c.allows(self, p, mover, &m)) && !out.is_full() {
                 out.push(m);
             }
             return;

@@ -1078,7 +1078,7 @@ fn condition_property_bits_agree_with_the_list() {
         Condition::Haaner,
     ];
     type Ask = fn(&Condition) -> bool;
-    let props: [(u16, Ask); 12] = [
+    let props: [(u16, Ask); 14] = [
         (prop::NEVER_EMPTIES_CHOICE, |c| c.never_empties_choice()),
         (prop::CHOOSES, |c| c.chooses()),
         (prop::SHAPES_MOVES, |c| c.shapes_moves()),
@@ -1091,6 +1091,8 @@ fn condition_property_bits_agree_with_the_list() {
         (prop::LENDS_WALKS, |c| c.lends_walks()),
         (prop::PLAIN_CAPTURES, |c| Hooks::plain_captures(c)),
         (prop::ADDS_MOVES, |c| c.adds_moves()),
+        (prop::EXPANDS_MOVES, |c| c.expands_moves()),
+        (prop::LIMITS_CAPTURES, |c| c.limits_captures()),
     ];
     let mut sets: Vec<Vec<Condition>> = vec![vec![]];
     for (i, a) in all.iter().enumerate() {

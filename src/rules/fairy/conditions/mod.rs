@@ -356,6 +356,19 @@ impl Condition {
         matches!(self, Condition::MakeTake)
     }
 
+    /// Whether this condition sets [`Hooks::may_capture`]: a piece may capture only where
+    /// it allows (Patrol).
+    pub(crate) fn limits_captures(&self) -> bool {
+        matches!(self, Condition::Patrol)
+    }
+
+    /// Whether this condition sets [`Hooks::expand`]: one generated move may become several
+    /// (the Take&Make family, Parrain Circe's promotions). The others only filter moves
+    /// ([`Hooks::allows`]), which [`FairyPosition::finish`] then asks without a list.
+    pub(crate) fn expands_moves(&self) -> bool {
+        matches!(self, Condition::TakeMake | Condition::Rebirth(Rebirth::CirceTakeMake | Rebirth::AntiTakeMake | Rebirth::Parrain))
+    }
+
     /// Whether this condition sets [`Hooks::walk`]: a piece moves, captures and checks by
     /// another walk than its own (Annan).
     pub(crate) fn lends_walks(&self) -> bool {
@@ -479,6 +492,10 @@ pub(crate) mod prop {
     pub const PLAIN_CAPTURES: u16 = 1 << 10;
     /// [`super::Condition::adds_moves`].
     pub const ADDS_MOVES: u16 = 1 << 11;
+    /// [`super::Condition::expands_moves`].
+    pub const EXPANDS_MOVES: u16 = 1 << 12;
+    /// [`super::Condition::limits_captures`].
+    pub const LIMITS_CAPTURES: u16 = 1 << 13;
 }
 
 impl Condition {
@@ -498,6 +515,8 @@ impl Condition {
             (self.lends_walks(), LENDS_WALKS),
             (self.plain_captures(), PLAIN_CAPTURES),
             (self.adds_moves(), ADDS_MOVES),
+            (self.expands_moves(), EXPANDS_MOVES),
+            (self.limits_captures(), LIMITS_CAPTURES),
         ];
         bits.iter().filter(|(has, _)| *has).fold(0, |acc, (_, bit)| acc | bit)
     }
