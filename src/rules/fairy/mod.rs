@@ -35,9 +35,13 @@
 //!    pieces without generating their moves, reading the royal's lines backwards for the
 //!    common walks (the first piece on a line is the rider that may take, the second the
 //!    screen piece or lion; the leaper tables; [`FairyPosition::forward`] keeps the squares
-//!    of the kinds asked forwards); the others, and orphans, go through the generator,
-//!    which looks for a capture of the royal's square only where the piece's walk reaches
-//!    it. Where every condition also keeps quiet moves plain
+//!    of the kinds asked forwards); orphans, without conditions, by the walks they borrow,
+//!    worked out only for the kinds whose walk from the orphan would take the royal
+//!    ([`FairyPosition::orphans_taking`]); the others, and orphans under a condition, go
+//!    through the generator, which looks for a capture of the royal's square only where
+//!    the piece's walk reaches it. The generator takes the moves of the bitboard walks as
+//!    sets, and asks the conditions that only filter moves without an expansion list
+//!    ([`conditions::prop::EXPANDS_MOVES`]). Where every condition also keeps quiet moves plain
 //!    ([`conditions::Condition::plain_quiet_moves`]: a quiet move changes only its two
 //!    squares and the check test reads the board only through the walks' lines), quiet
 //!    moves are judged without being made ([`FairyPosition::quiet_safe`]): a royal piece's
