@@ -558,6 +558,9 @@ impl fmt::Display for Expr {
             Expr::Branch(b) => write!(f, "{b}"),
             Expr::Not(e) => match e.as_ref() {
                 Expr::And(..) | Expr::Or(..) => write!(f, "!({e})"),
+                // `!=` would read back as the goal auto-stalemate: the stalemate negated
+                // (or anything written from `=`) keeps its parentheses.
+                _ if e.to_string().starts_with('=') => write!(f, "!({e})"),
                 _ => write!(f, "!{e}"),
             },
             Expr::And(a, b) | Expr::Or(a, b) => {
@@ -953,6 +956,19 @@ mod tests {
         ] {
             assert_eq!(synonym(text), None, "{text}");
         }
+    }
+
+    /// Regression (found by `tests/sstip_grammar.rs`): `white ! =`, the stalemate negated,
+    /// was written `white !=` and read back as the goal auto-stalemate.
+    #[test]
+    fn negated_stalemate_reads_back() {
+        let s = parse("white ! =");
+        assert_eq!(s.expr, Expr::Not(Box::new(Expr::Leaf(Leaf::Goal(Goal::Stalemate)))));
+        assert_eq!(s.to_string(), "white !(=)");
+        assert_eq!(parse(&s.to_string()), s);
+        let auto = parse("white !=");
+        assert_eq!(auto.expr, Expr::Leaf(Leaf::Goal(Goal::AutoStalemate)));
+        assert_eq!(parse(&auto.to_string()), auto);
     }
 
     #[test]
