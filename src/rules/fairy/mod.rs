@@ -1410,7 +1410,6 @@ impl FairyPosition {
     /// allow the capture or not. `None` when an orphan stands among them under a condition,
     /// or with `occ` other than the board's (its borrowed walks are those of the board).
     fn plain_attackers<const FIRST: bool>(&self, royals: u64, them: Color, occ: u64, filtered: bool) -> Option<u64> {
-        use crate::rules::chess::{bishop_attacks, king_attacks, knight_attacks, line_pieces, pawn_attacks, rook_attacks};
         let mut found = 0u64;
         let attackers = self.movable(them);
         // Whether a condition lends pieces other walks (Annan).
@@ -1438,9 +1437,7 @@ impl FairyPosition {
             };
             // The first and the second pieces on the royal's lines, read when a piece that
             // needs them is met.
-            let mut first: Option<(u64, u64)> = None;
-            let mut second: Option<(u64, u64)> = None;
-            let mut nights: Option<(u64, u64)> = None;
+            let mut lines = RoyalLines::new(r, occ, them);
             for from in Squares(look) {
                 let Some(p) = self.board[from.index()] else { continue };
                 let walk = match p.kind {
@@ -1450,45 +1447,7 @@ impl FairyPosition {
                     _ if walks => self.walk_of(from, p, them),
                     k => k,
                 };
-                let class = if backwards { BACKWARDS[walk.index()] } else { BACK_NONE };
-                let lines = |second: bool| {
-                    if second {
-                        (line_pieces(rook_attacks, r, occ).1, line_pieces(bishop_attacks, r, occ).1)
-                    } else {
-                        (rook_attacks(r, occ) & occ, bishop_attacks(r, occ) & occ)
-                    }
-                };
-                let lands = match class {
-                    BACK_NONE => self.lands_taking(from, walk, them, occ, r),
-                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND if SPANS[walk.index()][from.index() & 63] & t == 0 => 0,
-                    BACK_NIGHT_FIRST | BACK_NIGHT_SECOND => {
-                        let (n1, n2) = *nights.get_or_insert_with(|| crate::rules::chess::night_pieces(r, occ));
-                        let set = if class == BACK_NIGHT_FIRST { n1 } else { n2 };
-                        if set & (1u64 << from.0) != 0 { t } else { 0 }
-                    }
-                    c => {
-                        let set = match c {
-                            BACK_KING => king_attacks(r),
-                            BACK_KNIGHT => knight_attacks(r),
-                            BACK_PAWN => pawn_attacks(them.opponent(), r),
-                            BACK_BEROLINA => {
-                                let down: i32 = if them == Color::White { -1 } else { 1 };
-                                sq(r.0 as i32 % 8, r.0 as i32 / 8 + down).map_or(0, |s| 1u64 << s.0)
-                            }
-                            _ => {
-                                let (o, d) = if c & BACK_SECOND != 0 {
-                                    *second.get_or_insert_with(|| lines(true))
-                                } else {
-                                    *first.get_or_insert_with(|| lines(false))
-                                };
-                                (if c & BACK_ORTH != 0 { o } else { 0 })
-                                    | (if c & BACK_DIAG != 0 { d } else { 0 })
-                                    | (if c & BACK_LEAP != 0 { knight_attacks(r) } else { 0 })
-                            }
-                        };
-                        if set & (1u64 << from.0) != 0 { t } else { 0 }
-                    }
-                };
+                let lands = lines.lands(self, from, walk, backwards);
                 // Madrasi: a paralysed piece gives no check; AntiCirce, Grid, KoeKo…: the
                 // capture must be one they allow.
                 if lands != 0
