@@ -422,6 +422,18 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.moves(&mut v);
         v.contains(&m).then(|| self.play(m))
     }
+    /// Appends to `out` (cleared first) the moves to be tried one at a time with
+    /// [`Game::play_candidate`], by a search that may stop before it has tried them all:
+    /// every legal move, in the order of [`Game::moves`], and maybe moves found illegal only
+    /// when played. The default lists the legal moves.
+    fn candidate_moves(&self, out: &mut Vec<Self::Move>) {
+        self.moves(out);
+    }
+    /// The position after `m`, one of [`Game::candidate_moves`], or `None` when `m` is not
+    /// legal.
+    fn play_candidate(&self, m: Self::Move) -> Option<Self> {
+        Some(self.play(m))
+    }
     /// Appends the legal moves that give check to `out` (cleared first), in the order of
     /// [`Game::moves`].
     fn checking_moves(&self, out: &mut Vec<Self::Move>) {

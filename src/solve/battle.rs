@@ -285,6 +285,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         v
     }
 
+    /// Whether the defences of `q` may be tried one at a time from [`Game::candidate_moves`]:
+    /// not where the goal is asked of every defence first (reflex play), nor where
+    /// [`Self::moves`] adds self-checking goal moves or drops goal moves of the wrong side.
+    fn lazy_defences(&self, q: &G) -> bool {
+        !self.mode.defender_bound() && self.home.goal_side != Some(q.to_move()) && self.home.wrong_side != Some(q.to_move())
+    }
+
     fn give(&mut self, v: Vec<G::Move>) {
         self.pool.push(v);
     }
@@ -583,6 +590,29 @@ impl<'a, G: Game> Searcher<'a, G> {
                     }
                     tried[j] = Some(k);
                 }
+            }
+            if self.lazy_defences(q) {
+                // Each defence made only when its turn comes (most nodes end at the first
+                // refutation): the moves that turn out illegal are passed over, and a node
+                // with none legal is lost for the attacker, as with an empty list.
+                let mut moves = self.pool.pop().unwrap_or_default();
+                q.candidate_moves(&mut moves);
+                let mut any = tried.iter().any(Option::is_some) || checks.as_ref().is_some_and(|c| !c.is_empty());
+                for &d in &moves {
+                    if tried.contains(&Some(d)) || checked(&d) {
+                        continue;
+                    }
+                    let Some(r) = q.play_candidate(d) else { continue };
+                    any = true;
+                    if !self.answered_pos(q, d, &r, n) {
+                        self.note_refutation(slot, d);
+                        result = false;
+                        break;
+                    }
+                }
+                self.give(moves);
+                result &= any;
+                break 'search;
             }
             let moves = self.moves(q);
             if moves.is_empty() {

@@ -2706,6 +2706,53 @@ impl Game for FairyPosition {
     fn play(&self, m: FMove) -> Self {
         self.make_move(m)
     }
+    /// A killer from another position: legal here when its piece's pseudo-legal moves hold
+    /// it and it passes the legality test once made (the position made is the one given
+    /// back). Where a condition chooses among all legal moves, or the problem plays as
+    /// chess, all the legal moves are listed, as by default.
+    fn try_play(&self, m: FMove) -> Option<Self> {
+        if self.conditions.any(prop::CHOOSES) || self.chess_board().is_some() {
+            let mut v = Vec::new();
+            self.moves(&mut v);
+            return v.contains(&m).then(|| self.make_move(m));
+        }
+        let mut pseudo = FMoveList::new();
+        self.pseudo_moves_of(self.side, 1u64 << m.from.0, &mut pseudo);
+        if !pseudo.contains(&m) {
+            return None;
+        }
+        let mut q = self.make_move_unkeyed(m);
+        if !self.legal_as_made(m, &q) {
+            return None;
+        }
+        q.hash = q.compute_hash();
+        Some(q)
+    }
+    /// The pseudo-legal moves, whose legality [`Game::play_candidate`] tests as it makes them;
+    /// where a condition chooses among all legal moves, or the problem plays as chess, the
+    /// legal moves.
+    fn candidate_moves(&self, out: &mut Vec<FMove>) {
+        if self.conditions.any(prop::CHOOSES) || self.chess_board().is_some() {
+            self.moves(out);
+            return;
+        }
+        out.clear();
+        let mut list = FMoveList::new();
+        self.pseudo_moves(self.side, None, &mut list);
+        out.extend_from_slice(&list);
+    }
+    fn play_candidate(&self, m: FMove) -> Option<Self> {
+        if self.conditions.any(prop::CHOOSES) {
+            // Listed legal (and chosen) by `candidate_moves`.
+            return Some(self.make_move(m));
+        }
+        let mut q = self.make_move_unkeyed(m);
+        if !self.legal_as_made(m, &q) {
+            return None;
+        }
+        q.hash = q.compute_hash();
+        Some(q)
+    }
     fn in_check(&self) -> bool {
         self.royal_attacked(self.side)
     }

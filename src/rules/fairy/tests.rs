@@ -1048,35 +1048,8 @@ fn maximummer_checks_reach_a_second_king() {
 /// condition alone, every pair and some triples (and, without conditions, "every" holds).
 #[test]
 fn condition_property_bits_agree_with_the_list() {
-    use conditions::{Rebirth, prop};
-    let all = [
-        Condition::Rebirth(Rebirth::Circe { rex: false }),
-        Condition::Rebirth(Rebirth::Circe { rex: true }),
-        Condition::Rebirth(Rebirth::Anti { cheylan: false }),
-        Condition::Rebirth(Rebirth::Anti { cheylan: true }),
-        Condition::Rebirth(Rebirth::Mars),
-        Condition::Rebirth(Rebirth::Parrain),
-        Condition::Rebirth(Rebirth::CirceTakeMake),
-        Condition::Rebirth(Rebirth::AntiTakeMake),
-        Condition::Madrasi { rex: false },
-        Condition::Madrasi { rex: true },
-        Condition::Maximummer(Color::White),
-        Condition::Maximummer(Color::Black),
-        Condition::Grid,
-        Condition::Monochrome,
-        Condition::Bichrome,
-        Condition::Andernach,
-        Condition::AntiAndernach,
-        Condition::Isardam { rex: false },
-        Condition::Isardam { rex: true },
-        Condition::Patrol,
-        Condition::KoeKo,
-        Condition::Checkless,
-        Condition::TakeMake,
-        Condition::MakeTake,
-        Condition::Annan,
-        Condition::Haaner,
-    ];
+    use conditions::prop;
+    let all = every_condition();
     type Ask = fn(&Condition) -> bool;
     let props: [(u16, Ask); 14] = [
         (prop::NEVER_EMPTIES_CHOICE, |c| c.never_empties_choice()),
@@ -1117,4 +1090,110 @@ fn condition_property_bits_agree_with_the_list() {
     }
     // Properties were both found and found lacking.
     assert!(some_true > 0 && all_false > 0);
+}
+
+/// Every condition, in each of its forms.
+fn every_condition() -> [Condition; 26] {
+    [
+        Condition::Rebirth(conditions::Rebirth::Circe { rex: false }),
+        Condition::Rebirth(conditions::Rebirth::Circe { rex: true }),
+        Condition::Rebirth(conditions::Rebirth::Anti { cheylan: false }),
+        Condition::Rebirth(conditions::Rebirth::Anti { cheylan: true }),
+        Condition::Rebirth(conditions::Rebirth::Mars),
+        Condition::Rebirth(conditions::Rebirth::Parrain),
+        Condition::Rebirth(conditions::Rebirth::CirceTakeMake),
+        Condition::Rebirth(conditions::Rebirth::AntiTakeMake),
+        Condition::Madrasi { rex: false },
+        Condition::Madrasi { rex: true },
+        Condition::Maximummer(Color::White),
+        Condition::Maximummer(Color::Black),
+        Condition::Grid,
+        Condition::Monochrome,
+        Condition::Bichrome,
+        Condition::Andernach,
+        Condition::AntiAndernach,
+        Condition::Isardam { rex: false },
+        Condition::Isardam { rex: true },
+        Condition::Patrol,
+        Condition::KoeKo,
+        Condition::Checkless,
+        Condition::TakeMake,
+        Condition::MakeTake,
+        Condition::Annan,
+        Condition::Haaner,
+    ]
+}
+
+/// The defences tried one at a time ([`Game::candidate_moves`], [`Game::play_candidate`])
+/// and the killers tried in another position ([`Game::try_play`]) are exactly the legal
+/// moves, in their order, and lead to the positions [`Game::play`] makes (keys included),
+/// on random boards under each condition, alone and with a second one (a choosing
+/// condition among them: then the candidates are the legal moves). The killers come from
+/// the same board with one piece fewer, and from the board itself.
+#[test]
+fn candidate_and_killer_moves_are_the_legal_moves() {
+    let all = every_condition();
+    let mut rnd = crate::rules::test_random(0xc0de_4a11);
+    let (mut illegal_candidates, mut killers_legal, mut killers_refused) = (0u32, 0u32, 0u32);
+    for case in 0..6_000 {
+        let mut conds = Conditions::none();
+        conds.push(all[case % all.len()]).unwrap();
+        if rnd(2) == 0 {
+            let _ = conds.push(all[rnd(all.len() as u64) as usize]);
+        }
+        let side = if rnd(2) == 0 { Color::White } else { Color::Black };
+        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions: conds, ..FairySetup::default() }) else {
+            continue;
+        };
+        for _ in 0..3 + rnd(12) {
+            let s = Square(rnd(64) as u8);
+            let owner = [W, B, Owner::Neutral][if rnd(6) == 0 { 2 } else { rnd(2) } as usize];
+            let kind = if rnd(4) == 0 { Kind::King } else { Kind::ALL[rnd(Kind::ALL.len() as u64) as usize] };
+            p.take(s);
+            p.put(s, FPiece::new(owner, kind));
+        }
+        p.hash = p.compute_hash();
+        let mut legal = Vec::new();
+        Game::moves(&p, &mut legal);
+        let mut candidates = Vec::new();
+        Game::candidate_moves(&p, &mut candidates);
+        let mut played = Vec::new();
+        for &m in &candidates {
+            match Game::play_candidate(&p, m) {
+                Some(q) => {
+                    let r = Game::play(&p, m);
+                    assert!(q == r && Game::key(&q) == Game::key(&r), "{m:?} under {conds:?}: {}", p.to_fen());
+                    played.push(m);
+                }
+                None => illegal_candidates += 1,
+            }
+        }
+        assert_eq!(played, legal, "candidates under {conds:?}: {}", p.to_fen());
+        // Killers: this board's moves and those of the board with one of its pieces gone.
+        let mut fewer = p;
+        if let Some(s) = Squares(p.occupied()).nth(rnd(p.occupied().count_ones().max(1) as u64) as usize) {
+            fewer.take(s);
+        }
+        fewer.hash = fewer.compute_hash();
+        let mut others = Vec::new();
+        Game::moves(&fewer, &mut others);
+        for &m in others.iter().chain(&legal) {
+            match Game::try_play(&p, m) {
+                Some(q) => {
+                    assert!(legal.contains(&m), "{m:?} taken under {conds:?}: {}", p.to_fen());
+                    assert!(q == Game::play(&p, m) && Game::key(&q) == Game::key(&Game::play(&p, m)));
+                    killers_legal += 1;
+                }
+                None => {
+                    assert!(!legal.contains(&m), "{m:?} refused under {conds:?}: {}", p.to_fen());
+                    killers_refused += 1;
+                }
+            }
+        }
+    }
+    // Candidates found illegal, and killers both taken and refused, came often.
+    assert!(
+        illegal_candidates > 1000 && killers_legal > 1000 && killers_refused > 1000,
+        "{illegal_candidates} {killers_legal} {killers_refused}"
+    );
 }
