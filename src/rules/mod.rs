@@ -253,6 +253,9 @@ pub enum Notation {
 pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// A move of this game.
     type Move: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static;
+    /// What [`Game::candidate_moves`] works out of its moves' legality, for
+    /// [`Game::play_candidate`] in the same position.
+    type Hint: Copy + Default + Send + Sync + 'static;
     /// What a help search carries from a position to the next about the goal positions
     /// still within reach ([`Game::plan`]).
     type Plan: Clone + Send + Sync + Debug + 'static;
@@ -422,16 +425,26 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.moves(&mut v);
         v.contains(&m).then(|| self.play(m))
     }
+    /// Whether [`Game::candidate_moves`] may list more than the legal moves here, to be
+    /// tested as they are played: only then do the searches ask for them instead of
+    /// [`Game::moves`]. The default: never.
+    fn lazy_legality(&self) -> bool {
+        false
+    }
     /// Appends to `out` (cleared first) the moves to be tried one at a time with
     /// [`Game::play_candidate`], by a search that may stop before it has tried them all:
     /// every legal move, in the order of [`Game::moves`], and maybe moves found illegal only
-    /// when played. The default lists the legal moves.
-    fn candidate_moves(&self, out: &mut Vec<Self::Move>) {
+    /// when played. Returns a hint for [`Game::play_candidate`] in this position (what the
+    /// game worked out of its moves' legality while listing them). The default lists the
+    /// legal moves.
+    fn candidate_moves(&self, out: &mut Vec<Self::Move>) -> Self::Hint {
         self.moves(out);
+        Self::Hint::default()
     }
-    /// The position after `m`, one of [`Game::candidate_moves`], or `None` when `m` is not
-    /// legal.
-    fn play_candidate(&self, m: Self::Move) -> Option<Self> {
+    /// The position after `m`, one of [`Game::candidate_moves`] (whose answer is `hint`),
+    /// or `None` when `m` is not legal.
+    fn play_candidate(&self, m: Self::Move, hint: Self::Hint) -> Option<Self> {
+        let _ = hint;
         Some(self.play(m))
     }
     /// Appends the legal moves that give check to `out` (cleared first), in the order of
@@ -516,6 +529,7 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
 impl Game for crate::position::Position {
     type Move = crate::position::Move;
+    type Hint = ();
     type Plan = intelligent::Plan;
 
     fn to_move(&self) -> Color {

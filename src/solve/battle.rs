@@ -287,9 +287,25 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// Whether the defences of `q` may be tried one at a time from [`Game::candidate_moves`]:
     /// not where the goal is asked of every defence first (reflex play), nor where
-    /// [`Self::moves`] adds self-checking goal moves or drops goal moves of the wrong side.
+    /// [`Self::lazy_moves`] says no.
     fn lazy_defences(&self, q: &G) -> bool {
-        !self.mode.defender_bound() && self.home.goal_side != Some(q.to_move()) && self.home.wrong_side != Some(q.to_move())
+        !self.mode.defender_bound() && self.lazy_moves(q)
+    }
+
+    /// Whether the moves of `q` may be tried one at a time from [`Game::candidate_moves`]
+    /// as the search asks for them: where the game tests legality that way
+    /// ([`Game::lazy_legality`]), but not where [`Self::moves`] adds self-checking goal
+    /// moves or drops goal moves of the wrong side.
+    fn lazy_moves(&self, q: &G) -> bool {
+        q.lazy_legality() && self.home.goal_side != Some(q.to_move()) && self.home.wrong_side != Some(q.to_move())
+    }
+
+    /// The candidate moves of `p` ([`Game::candidate_moves`], a pooled vector) and the
+    /// hint for playing them.
+    fn candidates(&mut self, p: &G) -> (Vec<G::Move>, G::Hint) {
+        let mut v = self.pool.pop().unwrap_or_default();
+        let hint = p.candidate_moves(&mut v);
+        (v, hint)
     }
 
     fn give(&mut self, v: Vec<G::Move>) {
@@ -417,8 +433,15 @@ impl<'a, G: Game> Searcher<'a, G> {
             let mate = self.goal == Goal::Mate;
             result = (n == 1 || !self.ctx.exact) && checks.iter().any(|&m| !(mate && p.king_escapes(m)) && self.goal_move(p, m));
             if !result && n > 1 {
-                result = self.first_win(p, &checks, n) || {
-                    let mut quiet = self.moves(p);
+                result = self.first_win(p, &checks, n, None) || {
+                    // The other moves tried one at a time where they may be (the checks,
+                    // listed in the order of the moves, left out).
+                    let (mut quiet, hint) = if self.lazy_moves(p) {
+                        let (v, h) = self.candidates(p);
+                        (v, Some(h))
+                    } else {
+                        (self.moves(p), None)
+                    };
                     let mut i = 0;
                     quiet.retain(|&m| {
                         if checks.get(i) == Some(&m) {
@@ -428,7 +451,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                             true
                         }
                     });
-                    let r = self.first_win(p, &quiet, n);
+                    let r = self.first_win(p, &quiet, n, hint);
                     self.give(quiet);
                     r
                 };
@@ -436,12 +459,20 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.give(checks);
             return result;
         }
+        if self.mode == Mode::SelfPlay && !self.quodlibet() && self.lazy_moves(p) {
+            // Self play: the attacker's moves tried one at a time (most nodes that win, win
+            // with their first or second move).
+            let (moves, hint) = self.candidates(p);
+            let result = self.first_win(p, &moves, n, Some(hint));
+            self.give(moves);
+            return result;
+        }
         let moves = self.moves(p);
         match self.mode {
             Mode::Direct => {
                 result = (n == 1 || !self.ctx.exact) && moves.iter().any(|&m| self.goal_move(p, m));
                 if !result && n > 1 {
-                    result = self.first_win(p, &moves, n);
+                    result = self.first_win(p, &moves, n, None);
                 }
             }
             Mode::SelfPlay | Mode::Reflex | Mode::SemiReflex => {
@@ -451,7 +482,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 } else {
                     let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
                     if !forced_goal {
-                        result = self.first_win(p, &moves, n);
+                        result = self.first_win(p, &moves, n, None);
                     }
                 }
             }
@@ -468,12 +499,17 @@ impl<'a, G: Game> Searcher<'a, G> {
     }
 
     /// Whether one of the attacker's `moves` (in direct play none reaching the goal at once)
-    /// wins within `n`, the killer of this depth first.
-    fn first_win(&mut self, p: &G, moves: &[G::Move], n: u32) -> bool {
+    /// wins within `n`, the killer of this depth first. With a `hint`, `moves` are
+    /// [`Game::candidate_moves`] (which gave the hint), each played only if legal.
+    fn first_win(&mut self, p: &G, moves: &[G::Move], n: u32, hint: Option<G::Hint>) -> bool {
         let slot = (n as usize).min(63);
         let killer = self.k.att[slot].filter(|k| moves.contains(k));
         if let Some(k) = killer
-            && self.def(&p.play(k), self.budget_after(n))
+            && let Some(q) = match hint {
+                Some(h) => p.play_candidate(k, h),
+                None => Some(p.play(k)),
+            }
+            && self.def(&q, self.budget_after(n))
         {
             return true;
         }
@@ -485,9 +521,26 @@ impl<'a, G: Game> Searcher<'a, G> {
         sorted.clear();
         sorted.extend(moves.iter().copied().filter(|&m| Some(m) != killer));
         self.order_by_history(&mut sorted);
-        let r = self.first_win_in(p, &sorted, slot, n);
+        let r = match hint {
+            Some(h) => self.first_win_among_candidates(p, &sorted, h, slot, n),
+            None => self.first_win_in(p, &sorted, slot, n),
+        };
         self.give(sorted);
         r
+    }
+
+    /// [`Self::first_win_in`] over candidate moves ([`Game::candidate_moves`]): each played
+    /// only if legal (no slot prefetched ahead: the games whose legality is tested as they
+    /// play spend far longer on a node than a cache miss takes).
+    fn first_win_among_candidates(&mut self, p: &G, moves: &[G::Move], hint: G::Hint, slot: usize, n: u32) -> bool {
+        for &m in moves {
+            let Some(q) = p.play_candidate(m, hint) else { continue };
+            if self.def(&q, self.budget_after(n)) {
+                self.note_win(slot, m, n);
+                return true;
+            }
+        }
+        false
     }
 
     /// Remembers attacker move `m`, which wins with `n` moves left, as the killer of its
@@ -595,14 +648,13 @@ impl<'a, G: Game> Searcher<'a, G> {
                 // Each defence made only when its turn comes (most nodes end at the first
                 // refutation): the moves that turn out illegal are passed over, and a node
                 // with none legal is lost for the attacker, as with an empty list.
-                let mut moves = self.pool.pop().unwrap_or_default();
-                q.candidate_moves(&mut moves);
+                let (moves, hint) = self.candidates(q);
                 let mut any = tried.iter().any(Option::is_some) || checks.as_ref().is_some_and(|c| !c.is_empty());
                 for &d in &moves {
                     if tried.contains(&Some(d)) || checked(&d) {
                         continue;
                     }
-                    let Some(r) = q.play_candidate(d) else { continue };
+                    let Some(r) = q.play_candidate(d, hint) else { continue };
                     any = true;
                     if !self.answered_pos(q, d, &r, n) {
                         self.note_refutation(slot, d);

@@ -268,8 +268,20 @@ impl<G: Game> Helper<'_, G> {
         }
         let mut moves = Vec::new();
         let mut children_judged = false;
+        // Where no filter, plan or goal rule asks for the legal moves themselves, and the
+        // game tests legality as it plays ([`Game::lazy_legality`]), the candidates are
+        // listed and each is tested as it is played: every legal move is played here anyway.
+        let mut hint = None;
+        let lazy = !self.bound
+            && p.lazy_legality()
+            && plan.is_none()
+            && !(k == 1 && self.finish == Finish::Goal && self.ctx.checks_only)
+            && !self.goal.allows_self_check()
+            && !self.ctx.goal_is_end;
         // At the last half-move of a mate or check goal only checking moves can reach it.
-        if k == 1 && self.finish == Finish::Goal && self.ctx.checks_only {
+        if lazy {
+            hint = Some(p.candidate_moves(&mut moves));
+        } else if k == 1 && self.finish == Finish::Goal && self.ctx.checks_only {
             p.checking_moves(&mut moves);
         } else {
             p.moves(&mut moves);
@@ -343,7 +355,13 @@ impl<G: Game> Helper<'_, G> {
             if mate_in_one && p.king_escapes(m) {
                 continue; // the king steps out of this check (told without playing it)
             }
-            let q = p.play(m);
+            let q = match hint {
+                Some(h) => match p.play_candidate(m, h) {
+                    Some(q) => q,
+                    None => continue,
+                },
+                None => p.play(m),
+            };
             if k == 1 {
                 if self.finished(p, m, &q) {
                     prefix.push(Some(m));

@@ -316,6 +316,11 @@ impl<G: Game> Series<'_, G> {
         // `exact-`: only the last series move may end the series.
         let may_end = may_end && (!self.exact || k == 1);
         let mut found = false;
+        // Whether the other side stands in check, asked once: in `ser-#` (a goal that needs
+        // check) a move that gives none ends nothing, and a series goes on only without it.
+        let mut check = None;
+        let mut in_check = |q: &G| *check.get_or_insert_with(|| q.in_check());
+        let may_end = may_end && !(self.end == SeriesEnd::Direct && self.needs_check() && !in_check(&q));
         let ended = match if may_end { self.endings(p, m, &q) } else { None } {
             Some(ends) => {
                 self.push_endings(prefix, ends, out);
@@ -327,7 +332,7 @@ impl<G: Game> Series<'_, G> {
         // The other side may stand stalemated on the way, where that is not the goal
         // reached: it never moves in the series (Popeye: ser-#2 1.Qc1-c7 2.Qc7-d8 # with
         // wKb6 bKa8).
-        if self.goes_on(ended) && k > 1 && !q.in_check() && (!ended || self.may_pass(&q)) {
+        if self.goes_on(ended) && k > 1 && !in_check(&q) && (!ended || self.may_pass(&q)) {
             let next = q.pass();
             if self.search(&next, k - 1, child_plan.as_ref(), prefix, out) {
                 found = true;

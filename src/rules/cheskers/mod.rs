@@ -523,6 +523,7 @@ impl CheskersPosition {
 
 impl Game for CheskersPosition {
     type Move = CMove;
+    type Hint = ();
     type Plan = ();
 
     fn to_move(&self) -> Color {

@@ -61,6 +61,14 @@
 //! condition is pushed ([`conditions::prop`]), from the same methods. Combinations whose meaning is not settled are refused when the
 //! problem is read ([`Conditions::check_combination`]).
 //!
+//! The legality test makes most moves it cannot judge unmade, and the search then makes
+//! the legal ones it plays once more. Where the search may stop early or plays every move
+//! anyway (a defender's moves, a selfmate attacker's, a help move that is not the last), it
+//! asks for the pseudo-legal moves instead ([`Game::candidate_moves`], unless a condition
+//! chooses among the legal moves) and tests each as it plays it
+//! ([`Game::play_candidate`]: judged unmade as above, or made once and tested); a killer
+//! from another position is looked for among its own piece's moves ([`Game::try_play`]).
+//!
 //! ## Adding a condition
 //! Write `conditions/<name>.rs` with a unit or data struct implementing
 //! [`conditions::Hooks`] (only the steps it changes), add its variant to
@@ -1590,6 +1598,7 @@ impl FairyPosition {
 
     /// Plays a pseudo-legal move (steps 5): the piece moves, its victim goes, then the
     /// conditions' effects.
+    #[inline]
     pub fn make_move(&self, m: FMove) -> FairyPosition {
         let mut q = self.make_move_unkeyed(m);
         q.hash = q.compute_hash();
@@ -1779,16 +1788,26 @@ impl FairyPosition {
     /// piece moved ([`Self::plainly_attacked_in`]).
     #[inline]
     fn is_legal_pseudo_in(&self, m: FMove, safe: QuietSafe) -> bool {
+        match self.quiet_verdict(m, safe) {
+            Some(legal) => legal,
+            None => self.is_legal_pseudo(m),
+        }
+    }
+
+    /// The legality of a quiet move judged unmade where [`Self::quiet_safe`] (its answer
+    /// `safe`) allows ([`Self::is_legal_pseudo_in`]); `None` where it must be made.
+    #[inline]
+    fn quiet_verdict(&self, m: FMove, safe: QuietSafe) -> Option<bool> {
         if m.victim.is_none() && m.rook.is_none() {
             let from = 1u64 << m.from.0;
             // Under Checkless, a move found safe that may give check is made and tested.
             let checkless_ok = || safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
             if safe.pieces & from != 0 {
                 if safe.targets & (1u64 << m.to.0) == 0 {
-                    return false;
+                    return Some(false);
                 }
                 if checkless_ok() {
-                    return true;
+                    return Some(true);
                 }
             } else if safe.royals & from != 0
                 && let Some(hit) = self.plainly_attacked_in(
@@ -1798,23 +1817,23 @@ impl FairyPosition {
                 )
             {
                 if hit {
-                    return false;
+                    return Some(false);
                 }
                 if checkless_ok() {
-                    return true;
+                    return Some(true);
                 }
             } else if safe.tested & from != 0
                 && let Some(hit) = self.plainly_attacked_in(safe.royals, self.side.opponent(), (self.occupied() & !from) | (1u64 << m.to.0))
             {
                 if hit {
-                    return false;
+                    return Some(false);
                 }
                 if checkless_ok() {
-                    return true;
+                    return Some(true);
                 }
             }
         }
-        self.is_legal_pseudo(m)
+        None
     }
 
     /// For the check test of quiet moves (no capture, no castling) without making them:
@@ -2461,9 +2480,10 @@ pub(crate) fn capture_span(k: Kind, from: Square) -> u64 {
     SPANS[k.index()][from.index() & 63]
 }
 
-/// The quiet moves tested unmade ([`FairyPosition::quiet_safe`]).
+/// The quiet moves tested unmade ([`FairyPosition::quiet_safe`]); also the hint of
+/// [`Game::candidate_moves`] for [`Game::play_candidate`].
 #[derive(Clone, Copy, Default, Debug)]
-pub(crate) struct QuietSafe {
+pub struct QuietSafe {
     /// The pieces whose quiet moves are legal when they arrive on `targets`, and illegal
     /// elsewhere.
     pieces: u64,
@@ -2670,6 +2690,7 @@ fn chess_move(m: FMove) -> crate::position::Move {
 
 impl Game for FairyPosition {
     type Move = FMove;
+    type Hint = QuietSafe;
     type Plan = crate::rules::intelligent::Plan;
 
     fn to_move(&self) -> Color {
@@ -2728,30 +2749,43 @@ impl Game for FairyPosition {
         q.hash = q.compute_hash();
         Some(q)
     }
+    /// Unless a condition chooses among all legal moves.
+    fn lazy_legality(&self) -> bool {
+        !self.conditions.any(prop::CHOOSES)
+    }
     /// The pseudo-legal moves, whose legality [`Game::play_candidate`] tests as it makes them;
-    /// where a condition chooses among all legal moves, or the problem plays as chess, the
-    /// legal moves.
-    fn candidate_moves(&self, out: &mut Vec<FMove>) {
+    /// the hint is what [`Self::quiet_safe`] tells of the quiet moves, judged unmade as in
+    /// the legality test. Where a condition chooses among all legal moves, or the problem
+    /// plays as chess, the legal moves.
+    fn candidate_moves(&self, out: &mut Vec<FMove>) -> QuietSafe {
         if self.conditions.any(prop::CHOOSES) || self.chess_board().is_some() {
             self.moves(out);
-            return;
+            return QuietSafe::default();
         }
         out.clear();
         let mut list = FMoveList::new();
         self.pseudo_moves(self.side, None, &mut list);
         out.extend_from_slice(&list);
+        self.quiet_safe()
     }
-    fn play_candidate(&self, m: FMove) -> Option<Self> {
+    #[inline]
+    fn play_candidate(&self, m: FMove, hint: QuietSafe) -> Option<Self> {
         if self.conditions.any(prop::CHOOSES) {
             // Listed legal (and chosen) by `candidate_moves`.
             return Some(self.make_move(m));
         }
-        let mut q = self.make_move_unkeyed(m);
-        if !self.legal_as_made(m, &q) {
-            return None;
+        match self.quiet_verdict(m, hint) {
+            Some(false) => None,
+            Some(true) => Some(self.make_move(m)),
+            None => {
+                let mut q = self.make_move_unkeyed(m);
+                if !self.legal_as_made(m, &q) {
+                    return None;
+                }
+                q.hash = q.compute_hash();
+                Some(q)
+            }
         }
-        q.hash = q.compute_hash();
-        Some(q)
     }
     fn in_check(&self) -> bool {
         self.royal_attacked(self.side)

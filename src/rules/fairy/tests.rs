@@ -1156,10 +1156,10 @@ fn candidate_and_killer_moves_are_the_legal_moves() {
         let mut legal = Vec::new();
         Game::moves(&p, &mut legal);
         let mut candidates = Vec::new();
-        Game::candidate_moves(&p, &mut candidates);
+        let hint = Game::candidate_moves(&p, &mut candidates);
         let mut played = Vec::new();
         for &m in &candidates {
-            match Game::play_candidate(&p, m) {
+            match Game::play_candidate(&p, m, hint) {
                 Some(q) => {
                     let r = Game::play(&p, m);
                     assert!(q == r && Game::key(&q) == Game::key(&r), "{m:?} under {conds:?}: {}", p.to_fen());

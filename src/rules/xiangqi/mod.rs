@@ -601,6 +601,7 @@ impl XiangqiPosition {
 
 impl Game for XiangqiPosition {
     type Move = XMove;
+    type Hint = ();
     type Plan = ();
 
     fn to_move(&self) -> Color {
