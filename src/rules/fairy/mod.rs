@@ -1776,6 +1776,17 @@ impl FairyPosition {
         }
     }
 
+    /// The position after the pseudo-legal move `m`, made once for its legality test and
+    /// kept (with its key) when it passes.
+    fn make_if_legal(&self, m: FMove) -> Option<FairyPosition> {
+        let mut q = self.make_move_unkeyed(m);
+        if !self.legal_as_made(m, &q) {
+            return None;
+        }
+        q.hash = q.compute_hash();
+        Some(q)
+    }
+
     /// Whether the pseudo-legal move `m` of the side to move is legal (step 6).
     #[inline]
     fn is_legal_pseudo(&self, m: FMove) -> bool {
@@ -2742,12 +2753,7 @@ impl Game for FairyPosition {
         if !pseudo.contains(&m) {
             return None;
         }
-        let mut q = self.make_move_unkeyed(m);
-        if !self.legal_as_made(m, &q) {
-            return None;
-        }
-        q.hash = q.compute_hash();
-        Some(q)
+        self.make_if_legal(m)
     }
     /// Unless a condition chooses among all legal moves.
     fn lazy_legality(&self) -> bool {
@@ -2777,14 +2783,7 @@ impl Game for FairyPosition {
         match self.quiet_verdict(m, hint) {
             Some(false) => None,
             Some(true) => Some(self.make_move(m)),
-            None => {
-                let mut q = self.make_move_unkeyed(m);
-                if !self.legal_as_made(m, &q) {
-                    return None;
-                }
-                q.hash = q.compute_hash();
-                Some(q)
-            }
+            None => self.make_if_legal(m),
         }
     }
     fn in_check(&self) -> bool {
