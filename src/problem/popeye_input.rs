@@ -16,6 +16,8 @@
 //! are ignored; `Title` becomes a comment; `SStipulation` and pieces with attributes in the French
 //! and German codes that feerie cannot play make the problem unsupported, named.
 
+use std::sync::OnceLock;
+
 use super::error::ProblemError;
 use super::yaml::RawDoc;
 use super::{Loaded, load};
@@ -300,29 +302,30 @@ enum Lookup<T> {
 
 /// Looks a word up: an exact name, else the one name (or several names of one meaning) it is a
 /// prefix of.
-fn lookup<T: Copy + PartialEq>(word: &str, table: &[(String, T)]) -> Lookup<T> {
-    let w = word.to_lowercase();
+fn lookup<T: Copy + PartialEq>(word: &str, table: &[(&'static str, T)]) -> Lookup<T> {
+    // The names are ASCII: compared without case, no lower-case copies are made.
+    let w = word.as_bytes();
     if w.is_empty() {
         return Lookup::None;
     }
-    if let Some((_, v)) = table.iter().find(|(k, _)| *k == w) {
+    if let Some((_, v)) = table.iter().find(|(k, _)| k.as_bytes().eq_ignore_ascii_case(w)) {
         return Lookup::Found(*v);
     }
-    let hits: Vec<&(String, T)> = table.iter().filter(|(k, _)| k.starts_with(&w)).collect();
+    let starts = |k: &str| k.len() >= w.len() && k.as_bytes()[..w.len()].eq_ignore_ascii_case(w);
+    let hits: Vec<&(&'static str, T)> = table.iter().filter(|(k, _)| starts(k)).collect();
     match hits.first() {
         None => Lookup::None,
         Some((_, v)) if hits.iter().all(|(_, x)| x == v) => Lookup::Found(*v),
-        Some(_) => Lookup::Ambiguous(hits.iter().map(|(k, _)| k.clone()).collect()),
+        Some(_) => Lookup::Ambiguous(hits.iter().map(|(k, _)| k.to_lowercase()).collect()),
     }
 }
 
 fn command(word: &str, lang: Lang) -> Lookup<Cmd> {
-    let table: Vec<(String, Cmd)> = commands(lang).iter().map(|(k, c)| (k.to_string(), *c)).collect();
-    lookup(word, &table)
+    lookup(word, commands(lang))
 }
 
-fn lower_table(t: &[(&'static str, &'static str, &'static str)], lang: Lang) -> Vec<(String, &'static str)> {
-    t.iter().map(|e| (pick3(e, lang).to_lowercase(), e.0)).filter(|(k, _)| !k.is_empty()).collect()
+fn lower_table(t: &[(&'static str, &'static str, &'static str)], lang: Lang) -> Vec<(&'static str, &'static str)> {
+    t.iter().map(|e| (pick3(e, lang), e.0)).filter(|(k, _)| !k.is_empty()).collect()
 }
 
 /// Whether a text is a Popeye input file: its first word opens a problem.
@@ -521,7 +524,7 @@ fn read_pieces(r: &mut Reader, p: &mut Prob, stop_at_twin_words: bool) -> Vec<(u
                 r.i += 1;
                 continue;
             }
-            if t.text.to_lowercase() == "totalinvisible" || (r.lang == Lang::De && t.text.to_lowercase() == "totalunsichtbar") {
+            if t.text.eq_ignore_ascii_case("totalinvisible") || (r.lang == Lang::De && t.text.eq_ignore_ascii_case("totalunsichtbar")) {
                 p.leave_out(t.at, format!("the pseudo-colour '{}' is not supported yet", t.text));
                 r.i += 1;
                 if r.peek().is_some_and(|n| n.text.chars().all(|c| c.is_ascii_digit())) {
@@ -646,7 +649,7 @@ fn read_forsyth(t: &Tok, lang: Lang, p: &mut Prob) {
 }
 
 /// Reads the words of an `Option` or `Condition` command up to the next keyword.
-fn read_list(r: &mut Reader, known: &[(String, &'static str)]) -> Vec<Item> {
+fn read_list(r: &mut Reader, known: &[(&'static str, &'static str)]) -> Vec<Item> {
     let mut out = Vec::new();
     while let Some(t) = r.peek().cloned() {
         match lookup(&t.text, known) {
@@ -659,7 +662,13 @@ fn read_list(r: &mut Reader, known: &[(String, &'static str)]) -> Vec<Item> {
     out
 }
 
-fn option_table(lang: Lang) -> Vec<(String, &'static str)> {
+/// Built once per language and process, as [`condition_table`].
+fn option_table(lang: Lang) -> &'static [(&'static str, &'static str)] {
+    static TABLES: [OnceLock<Vec<(&'static str, &'static str)>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    TABLES[lang_index(lang)].get_or_init(|| build_option_table(lang))
+}
+
+fn build_option_table(lang: Lang) -> Vec<(&'static str, &'static str)> {
     let mut t = lower_table(OPTIONS, lang);
     if lang != Lang::En {
         // Popeye's English names are read in every file too (options.rs takes them).
@@ -670,25 +679,39 @@ fn option_table(lang: Lang) -> Vec<(String, &'static str)> {
 
 /// The conditions' names (English, and the French or German names of the conditions feerie
 /// plays), and the words that may follow the Circe family, each with its English name.
-fn condition_table(lang: Lang) -> Vec<(String, &'static str)> {
+/// Built once per language and process: a collection of thousands of problems reads it for each.
+fn condition_table(lang: Lang) -> &'static [(&'static str, &'static str)] {
+    static TABLES: [OnceLock<Vec<(&'static str, &'static str)>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    TABLES[lang_index(lang)].get_or_init(|| build_condition_table(lang))
+}
+
+fn lang_index(lang: Lang) -> usize {
+    match lang {
+        Lang::En => 0,
+        Lang::Fr => 1,
+        Lang::De => 2,
+    }
+}
+
+fn build_condition_table(lang: Lang) -> Vec<(&'static str, &'static str)> {
     use super::condition_names::{CONDITION_NAMES, REBIRTH_OPTIONS};
     let pick = |e: &(&'static str, &'static str, &'static str)| match lang {
         Lang::En => e.0,
         Lang::Fr => e.1,
         Lang::De => e.2,
     };
-    let mut t: Vec<(String, &'static str)> = super::options::CONDITIONS
+    let mut t: Vec<(&'static str, &'static str)> = super::options::CONDITIONS
         .iter()
-        .map(|c| (c.to_lowercase(), CONDITION_ALIASES.iter().find(|(a, _)| a.eq_ignore_ascii_case(c)).map_or(*c, |(_, en)| *en)))
+        .map(|c| (*c, CONDITION_ALIASES.iter().find(|(a, _)| a.eq_ignore_ascii_case(c)).map_or(*c, |(_, en)| *en)))
         .collect();
     // A Circe option named like a condition (`Take&Make`) would make the condition's prefix
     // (`take`) ambiguous: the condition wins, as in Popeye.
     let aliased = |e: &&(&'static str, &'static str, &'static str)| !CONDITION_ALIASES.iter().any(|(a, _)| a.eq_ignore_ascii_case(e.0));
     for e in CONDITION_NAMES.iter().chain(REBIRTH_OPTIONS.iter().filter(aliased)) {
-        t.push((pick(e).to_lowercase(), e.0));
-        t.push((e.0.to_lowercase(), e.0));
+        t.push((pick(e), e.0));
+        t.push((e.0, e.0));
     }
-    t.extend(CONDITION_ALIASES.iter().map(|(a, en)| (a.to_lowercase(), *en)));
+    t.extend(CONDITION_ALIASES.iter().copied());
     t
 }
 
@@ -799,7 +822,7 @@ fn read_twin(r: &mut Reader, p: &mut Prob) -> Vec<Item> {
         }
         r.i += 1;
         match current {
-            "Condition" => match lookup(&t.text, &conditions) {
+            "Condition" => match lookup(&t.text, conditions) {
                 Lookup::Found(en) => out.push(made(en, t.at)),
                 _ if out.last().is_some_and(|l| l.text == "Condition") => {
                     // A condition feerie does not know by name (German, French): unsupported.
@@ -953,11 +976,11 @@ fn read_problem(r: &mut Reader, p: &mut Prob) -> bool {
                 }
             }
             Cmd::Option => {
-                let list = read_list(r, &options);
+                let list = read_list(r, options);
                 p.options.extend(list);
             }
             Cmd::Condition => {
-                let list = read_list(r, &conditions);
+                let list = read_list(r, conditions);
                 let first = list.first().map(|i| i.text.clone()).unwrap_or_default();
                 let known = super::options::CONDITIONS.contains(&first.as_str())
                     || super::options::reserve_condition(&list.iter().map(|i| i.text.as_str()).collect::<Vec<_>>()).is_some();
@@ -1106,19 +1129,21 @@ fn overridden(keys: &[String], field: &str) -> bool {
 /// condition's name, its parameters with it (the loader reads all items as one stream of
 /// words, so the grouping is only for the eye).
 fn option_groups(items: &[Item]) -> Vec<Vec<Item>> {
-    let names: Vec<String> = OPTIONS
-        .iter()
-        .map(|o| o.0)
-        .chain(super::options::CONDITIONS.iter().copied())
-        .chain(super::condition_names::CONDITION_NAMES.iter().map(|c| c.0))
-        .chain(CONDITION_ALIASES.iter().map(|c| c.1))
-        .chain(["Variations", "Defence", "Defense", "Reserve", "WhiteReserve", "BlackReserve"])
-        .map(str::to_lowercase)
-        .collect();
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        OPTIONS
+            .iter()
+            .map(|o| o.0)
+            .chain(super::options::CONDITIONS.iter().copied())
+            .chain(super::condition_names::CONDITION_NAMES.iter().map(|c| c.0))
+            .chain(CONDITION_ALIASES.iter().map(|c| c.1))
+            .chain(["Variations", "Defence", "Defense", "Reserve", "WhiteReserve", "BlackReserve"])
+            .collect()
+    });
     let mut out: Vec<Vec<Item>> = Vec::new();
     for it in items {
         match out.last_mut() {
-            Some(g) if !names.contains(&it.text.to_lowercase()) => g.push(it.clone()),
+            Some(g) if !names.iter().any(|n| n.eq_ignore_ascii_case(&it.text)) => g.push(it.clone()),
             _ => out.push(vec![it.clone()]),
         }
     }

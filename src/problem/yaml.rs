@@ -99,6 +99,31 @@ pub(crate) fn shorten(s: &str, n: usize) -> String {
 /// or in a flow list (`[text]`). YAML itself decides: the text is plain only when the parser
 /// reads it back unchanged as a string (so `#2`, `yes`, `1.5`, `a: b`, `[x]` are quoted).
 pub(crate) fn needs_quotes(text: &str, flow: bool) -> bool {
+    if plainly_plain(text) {
+        return false;
+    }
+    needs_quotes_parsed(text, flow)
+}
+
+/// Words that YAML reads as something else than a string whatever follows them.
+const NOT_STRINGS: &[&str] = &["true", "false", "null"];
+
+/// A cheap sufficient test for plain text (most of a Popeye file's words): a letter first, then
+/// only letters, digits, single spaces and `&`, `+`, `-`, `.`, `/`, `_`, `=`, `(`, `)`, and not
+/// one of YAML's words for true, false and null. None of these can open or end a YAML token
+/// after a letter, in a block or in a flow list (`tests` below checks it against the parser).
+fn plainly_plain(text: &str) -> bool {
+    let b = text.as_bytes();
+    let Some(first) = b.first() else { return false };
+    first.is_ascii_alphabetic()
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || b" &+-./_=()".contains(c))
+        && !text.ends_with(' ')
+        && !text.contains("  ")
+        && !NOT_STRINGS.iter().any(|w| w.eq_ignore_ascii_case(text))
+}
+
+/// [`needs_quotes`] asked of the parser itself.
+fn needs_quotes_parsed(text: &str, flow: bool) -> bool {
     if text.is_empty() || text.contains(['\n', '\r', '\t', '\'', '"']) || text.trim() != text {
         return true;
     }
@@ -341,6 +366,61 @@ impl<'a> Locator<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The quick test never calls plain what the parser would read back otherwise.
+    #[test]
+    fn plainly_plain_words_are_plain_for_the_parser() {
+        let words = [
+            "Circe",
+            "Take&Make",
+            "yes",
+            "no",
+            "on",
+            "off",
+            "y",
+            "n",
+            "Yes",
+            "NO",
+            "True",
+            "null",
+            "Null",
+            "nan",
+            "inf",
+            "NaN",
+            "e5",
+            "x1",
+            "a-b",
+            "h#2",
+            "a b",
+            "a  b",
+            "a (b)",
+            "R=x",
+            "Kc1",
+            "b/w",
+            "a.b",
+            "a_b",
+            "a+b",
+            "a =b",
+        ];
+        for w in words {
+            for flow in [false, true] {
+                assert!(!plainly_plain(w) || !needs_quotes_parsed(w, flow), "{w:?} flow {flow}");
+            }
+        }
+        let plain = ["Circe", "Take&Make", "a-b", "Kc1", "a (b)"];
+        assert!(plain.iter().all(|w| plainly_plain(w)));
+        assert!(!plainly_plain("true") && !plainly_plain("h#2") && !plainly_plain("1.5") && !plainly_plain("a: b"));
+    }
+
+    proptest! {
+        #[test]
+        fn plainly_plain_agrees_with_the_parser(w in "[a-zA-Z][a-zA-Z0-9 &+./_=()-]{0,12}") {
+            for flow in [false, true] {
+                prop_assert!(!plainly_plain(&w) || !needs_quotes_parsed(&w, flow), "{:?} flow {}", w, flow);
+            }
+        }
+    }
 
     #[test]
     fn documents_and_lines() {
