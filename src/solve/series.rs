@@ -232,9 +232,21 @@ impl<G: Game> Series<'_, G> {
             found |= self.step(p, k, m, may_end, plan, prefix, out);
         }
         if !found && !self.ctx.is_stopped() {
-            self.ctx.tt.put(key, 1, k as u8);
+            self.ctx.tt.put(key, k as u64, k as u8);
         }
         found
+    }
+
+    /// The table key of `p` with up to `k` moves left, and whether the table already knows
+    /// that no line starts there. A series that may end at any of its moves has no line of
+    /// up to `k` moves wherever it has none of up to `k' >= k` moves: the key leaves `k`
+    /// out and the entry holds the most moves proven fruitless (a position reached again with
+    /// fewer moves left is cut at once). `exact-` series end only at their last move: their
+    /// key holds `k`.
+    fn known_fruitless(&self, p: &G, k: u32) -> (u64, bool) {
+        let in_key = if self.exact { k } else { 0 };
+        let key = p.key() ^ salt(SALT_SERIES, self.goal, in_key, self.end as u64 + 8 * self.exact as u64);
+        (key, self.ctx.tt.get(key).is_some_and(|d| d >= k as u64))
     }
 
     /// The moves [`Series::search`] tries from `p` (series side to move, up to `k` moves left),
@@ -247,12 +259,18 @@ impl<G: Game> Series<'_, G> {
             return None;
         }
         // The table first: a probe costs less than the bound.
-        let key = p.key() ^ salt(SALT_SERIES, self.goal, k, self.end as u64 + 8 * self.exact as u64);
-        if self.ctx.tt.get(key).is_some() || (plan.is_none() && self.goal_unreachable(p, k)) {
+        let (key, known) = self.known_fruitless(p, k);
+        if known || (plan.is_none() && self.goal_unreachable(p, k)) {
             return None;
         }
         let mut moves = Vec::new();
-        p.moves(&mut moves);
+        if k == 1 && self.end == SeriesEnd::Direct && self.needs_check() {
+            // The last move of `ser-#`: only a checking move can end the series, and none
+            // goes on.
+            p.checking_moves(&mut moves);
+        } else {
+            p.moves(&mut moves);
+        }
         if self.end == SeriesEnd::Direct {
             // `ser-##`, `ser-!#`: the series' last move may leave its own king in check.
             add_self_check_goal_moves(p, self.goal, &mut moves);
@@ -262,7 +280,7 @@ impl<G: Game> Series<'_, G> {
         }
         // Reflex: a series side that can reach the goal itself must (and so fails).
         if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.move_reaches_goal(m, self.goal)) {
-            self.ctx.tt.put(key, 1, k as u8);
+            self.ctx.tt.put(key, k as u64, k as u8);
             return None;
         }
         // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
