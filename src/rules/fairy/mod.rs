@@ -1970,6 +1970,38 @@ impl FairyPosition {
             || (k != Kind::Dummy && friend(m.to, up).is_some_and(|(t, _)| takes(t, k) & royals != 0))
     }
 
+    /// The pieces of the side to move that may have a move passing
+    /// [`Self::may_check_quietly`] (`openers` from [`Self::quiet_checks`]; every condition
+    /// leaves captures plain, none lends walks, adds or expands moves: each move of a piece
+    /// lands where its walk reaches): the openers, kings (castling) and pawns (promotion, en passant), and
+    /// the pieces that reach a square from which their walk takes an enemy royal piece. The
+    /// others' moves are not generated. Every piece of the side takes by leaps or along
+    /// lines ([`LINE_TAKER`]), whose captures are symmetric: a piece of walk `k` on `t`
+    /// takes on `r` exactly when one on `r` takes on `t` with the same pieces standing (its
+    /// own square left empty: under Grid chess or paralysis a piece next to the royal piece
+    /// on a line may give check by stepping back along it).
+    fn may_give_check(&self, openers: u64) -> u64 {
+        let us = self.side;
+        let royals = self.royals_own(us.opponent());
+        let occ = self.occupied();
+        let own = self.occ[Owner::of(us).index()];
+        let mut out = openers | self.kings_in(own);
+        for s in Squares(own & !out) {
+            let Some(p) = self.board[s.index()] else { continue };
+            if p.is_pawn() || p.kind == Kind::King {
+                out |= 1u64 << s.0;
+                continue;
+            }
+            // The squares from which the piece, gone from `s`, would take a royal piece.
+            let left = occ & !(1u64 << s.0);
+            let targets = Squares(royals).fold(0u64, |t, r| t | self.capture_reach(r, p.kind, left));
+            if self.capture_reach(s, p.kind, occ) & targets != 0 {
+                out |= 1u64 << s.0;
+            }
+        }
+        out
+    }
+
     /// Which quiet moves (no capture, no castling) of the side to move are tested unmade
     /// ([`Self::is_legal_pseudo_in`]). When every condition keeps quiet moves plain
     /// ([`Condition::plain_quiet_moves`]) and no piece is neutral, a royal piece's quiet
@@ -2836,8 +2868,16 @@ impl Game for FairyPosition {
         // legal.
         let us = self.side;
         let mut pseudo = FMoveList::new();
-        self.pseudo_moves(us, None, &mut pseudo);
         let quiet = self.quiet_checks();
+        match quiet {
+            Some(openers)
+                if self.conditions.all(prop::PLAIN_CAPTURES)
+                    && !self.conditions.any(prop::LENDS_WALKS | prop::EXPANDS_MOVES | prop::ADDS_MOVES) =>
+            {
+                self.pseudo_moves_of(us, self.may_give_check(openers), &mut pseudo)
+            }
+            _ => self.pseudo_moves(us, None, &mut pseudo),
+        }
         for &m in pseudo.iter() {
             if let Some(discover) = quiet
                 && !self.may_check_quietly(m, discover)
@@ -2935,11 +2975,11 @@ impl Game for FairyPosition {
         // The en-passant right of the last move outlives a pass (the other side of a series
         // standing still): Popeye's 4_63_to_4_65.inp #25, Madrasi ser-zd53, where the pawn
         // from `1.d2-d4` stays paralysed for `2.d4-d5`.
-        let mut q = self.with_side(self.side.opponent());
-        if self.ep.is_some() {
-            q.ep = self.ep;
-            q.hash = q.compute_hash();
-        }
+        // The key changes by the side to move only. A position made without its key (only
+        // to be asked about, as a goal test does) passes without one too.
+        let mut q = *self;
+        q.side = self.side.opponent();
+        q.hash = self.hash ^ crate::position::ZOBRIST.side;
         q
     }
     fn move_text(&self, m: FMove, lang: crate::piece::Lang) -> String {

@@ -900,6 +900,9 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
             continue;
         }
         p.hash = p.compute_hash();
+        // A pass keeps the key exact (it is worked out from the key before it).
+        let passed = Game::pass(&p);
+        assert_eq!(passed.hash, passed.compute_hash(), "pass: {}", p.to_fen());
         let safe = p.quiet_safe();
         shortcut += (safe.pieces != 0) as u32;
         in_check += (safe.pieces != 0 && safe.targets != u64::MAX) as u32;
