@@ -582,13 +582,80 @@ impl FairyPosition {
     }
 
     fn compute_hash(&self) -> u64 {
-        let z = &crate::position::ZOBRIST;
         let mut h = 0u64;
         for s in Squares(self.occupied()) {
             if let Some(p) = self.board[s.index()] {
                 h ^= piece_key(p, s);
             }
         }
+        if self.track {
+            for s in Squares(self.occupied()) {
+                h ^= origin_key(s, self.origin[s.index()]);
+            }
+        }
+        h ^ self.state_hash()
+    }
+
+    /// The key of `q`, made from this position by the move `m`, from this position's key:
+    /// the squares whose piece may have changed are those of the move and those whose
+    /// occupant's side changed (every piece is put and taken by [`Self::put`] and
+    /// [`Self::take`], which keep the sides' squares); the rest of the state is hashed
+    /// whole. Positions that track their pieces' origins, or have few pieces, are hashed
+    /// whole.
+    #[inline]
+    fn key_after(&self, m: FMove, q: &FairyPosition) -> u64 {
+        // (On a board of few pieces, hashing them all costs less.)
+        if self.track || q.occupied().count_ones() <= 10 { q.compute_hash() } else { self.key_by_changes(m, q) }
+    }
+
+    /// [`Self::key_after`] from the squares the move changed.
+    #[inline(never)]
+    fn key_by_changes(&self, m: FMove, q: &FairyPosition) -> u64 {
+        let bit = |s: Option<Square>| s.map_or(0, |s| 1u64 << (s.0 & 63));
+        let changed = (self.occ[0] ^ q.occ[0])
+            | (self.occ[1] ^ q.occ[1])
+            | (self.occ[2] ^ q.occ[2])
+            | 1u64 << (m.from.0 & 63)
+            | 1u64 << (m.to.0 & 63)
+            | bit(m.victim)
+            | bit(m.rook)
+            | bit(m.via);
+        let z = &crate::position::ZOBRIST;
+        let mut h = self.hash;
+        if self.holes != q.holes || self.lost != q.lost || self.corner_rooks != q.corner_rooks || self.pending != q.pending {
+            h ^= self.state_hash() ^ q.state_hash();
+        } else {
+            // What changes on most moves: the side, castling, en passant.
+            if self.side != q.side {
+                h ^= z.side;
+            }
+            if self.castling != q.castling {
+                h ^= z.castling[self.castling as usize & 15] ^ z.castling[q.castling as usize & 15];
+            }
+            if self.ep != q.ep {
+                for (e, _) in [self.ep, q.ep].into_iter().flatten() {
+                    h ^= z.ep[(e.0 % 8) as usize];
+                }
+            }
+        }
+        for s in Squares(changed) {
+            if let Some(p) = self.board[s.index()] {
+                h ^= piece_key(p, s);
+            }
+            if let Some(p) = q.board[s.index()] {
+                h ^= piece_key(p, s);
+            }
+        }
+        debug_assert_eq!(h, q.compute_hash(), "incremental key after {m:?}");
+        h
+    }
+
+    /// The part of [`Self::compute_hash`] that is not the pieces: holes, side, castling,
+    /// en passant, the piece to come back.
+    #[inline]
+    fn state_hash(&self) -> u64 {
+        let z = &crate::position::ZOBRIST;
+        let mut h = 0u64;
         for s in Squares(self.holes) {
             h ^= z.piece[0][Kind::King.index()][s.index()].rotate_left(41);
         }
@@ -609,11 +676,6 @@ impl FairyPosition {
             h ^= piece_key(p, s).rotate_left(7);
             if self.track {
                 h ^= origin_key(s, self.pending_origin).rotate_left(13);
-            }
-        }
-        if self.track {
-            for s in Squares(self.occupied()) {
-                h ^= origin_key(s, self.origin[s.index()]);
             }
         }
         h
@@ -1601,7 +1663,7 @@ impl FairyPosition {
     #[inline]
     pub fn make_move(&self, m: FMove) -> FairyPosition {
         let mut q = self.make_move_unkeyed(m);
-        q.hash = q.compute_hash();
+        q.hash = self.key_after(m, &q);
         q
     }
 
@@ -1783,7 +1845,7 @@ impl FairyPosition {
         if !self.legal_as_made(m, &q) {
             return None;
         }
-        q.hash = q.compute_hash();
+        q.hash = self.key_after(m, &q);
         Some(q)
     }
 
@@ -1814,8 +1876,16 @@ impl FairyPosition {
             // Under Checkless, a move found safe that may give check is made and tested.
             let checkless_ok = || safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
             if safe.pieces & from != 0 {
-                if safe.targets & (1u64 << m.to.0) == 0 {
+                let to = 1u64 << m.to.0;
+                if safe.targets & to == 0 {
                     return Some(false);
+                }
+                // Arriving on the line of an enemy hopper, the piece may become its hurdle.
+                if safe.hurdles & to != 0 {
+                    let hit = self.plainly_attacked_in(safe.royals, self.side.opponent(), (self.occupied() & !from) | to)?;
+                    if hit {
+                        return Some(false);
+                    }
                 }
                 if checkless_ok() {
                     return Some(true);
@@ -1833,6 +1903,9 @@ impl FairyPosition {
                 if checkless_ok() {
                     return Some(true);
                 }
+            } else if safe.tested & from != 0 && safe.evasions.is_some_and(|e| e & (from | 1u64 << m.to.0) == 0) {
+                // In check, a move that changes no check.
+                return Some(false);
             } else if safe.tested & from != 0
                 && let Some(hit) = self.plainly_attacked_in(safe.royals, self.side.opponent(), (self.occupied() & !from) | (1u64 << m.to.0))
             {
@@ -1859,13 +1932,25 @@ impl FairyPosition {
     /// that may open one (first on such a line with an own piece next behind them, or first
     /// and second, one of each side), for
     /// [`Self::may_check_quietly`]; `None` when the shortcut does not hold.
-    fn quiet_checks(&self) -> Option<u64> {
+    fn quiet_checks(&self) -> Option<QuietChecks> {
         let us = self.side;
         if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() || c.forbids_checks_only()) {
             return None;
         }
         let own = self.occ[Owner::of(us).index()];
-        if Squares(own).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
+        // The pieces that take by hops or on other lines than the queen's: their lines are
+        // watched square by square (below), on a board without holes, where no condition
+        // lends walks or puts a reborn piece on a square, which might become a hurdle.
+        let hoppers = Squares(own).fold(0u64, |h, s| match self.board[s.index()] {
+            Some(p) if LINE_TAKER[p.kind.index()] => h,
+            _ => h | 1u64 << s.0,
+        });
+        if hoppers != 0
+            && (self.holes != 0
+                || self.conditions.any(prop::LENDS_WALKS)
+                || self.conditions.iter().any(|c| matches!(c, Condition::Rebirth(_)))
+                || Squares(hoppers).any(|s| self.board[s.index()].is_none_or(|p| !BETWEEN_TAKER[p.kind.index()])))
+        {
             return None;
         }
         let royals = self.royals_own(us.opponent());
@@ -1876,7 +1961,24 @@ impl FairyPosition {
         // nothing of the capturer's side elsewhere on a capture, and what they put of the
         // other side's (a reborn victim) only stands in lines.
         let enemy = self.occ[Owner::of(us.opponent()).index()];
-        Some(self.line_openers(royals, own | enemy, own, Some((own, enemy))))
+        let mut q =
+            QuietChecks { openers: self.line_openers(royals, own | enemy, own, Some((own, enemy))), arrivals: 0, hoppers: hoppers != 0 };
+        // A hopper's line to a royal piece with few enough pieces between for one move to
+        // leave the number its capture needs (at most two: a kangaroo's; a capture may
+        // empty two squares of the line): a move leaving or reaching one of its squares may
+        // give check.
+        let occ = self.occupied();
+        for c in Squares(hoppers) {
+            let Some(p) = self.board[c.index()] else { continue };
+            for r in Squares(royals) {
+                let between = walk_between(p.kind, c, r);
+                if between != 0 && (between & occ).count_ones() <= 4 {
+                    q.openers |= between & occ;
+                    q.arrivals |= between;
+                }
+            }
+        }
+        Some(q)
     }
 
     /// The pieces of `first` standing first on a queen line from one of `royals`, with a
@@ -1928,9 +2030,9 @@ impl FairyPosition {
     /// that gives a friend in front of the square it leaves its own walk back, or lends its
     /// walk to a friend in front of the square it reaches, with which that friend takes an
     /// enemy royal piece.
-    fn may_check_quietly(&self, m: FMove, openers: u64) -> bool {
+    fn may_check_quietly(&self, m: FMove, quiet: QuietChecks) -> bool {
         let vacated = (1u64 << m.from.0) | m.victim.map_or(0, |v| 1u64 << v.0);
-        if m.rook.is_some() || openers & vacated != 0 {
+        if m.rook.is_some() || quiet.openers & vacated != 0 || quiet.arrivals & (1u64 << m.to.0) != 0 {
             return true;
         }
         let Some(p) = self.board[m.from.index()] else { return true };
@@ -1939,8 +2041,47 @@ impl FairyPosition {
         let occ = (self.occupied() & !vacated) | (1u64 << m.to.0);
         let k = m.promotion.unwrap_or(p.kind);
         let up: i32 = if us == Color::White { 1 } else { -1 };
+        if !self.conditions.any(prop::LENDS_WALKS) {
+            return self.takes_on(m.to, k, occ, up) & royals != 0;
+        }
+        self.may_check_by_annan(m, k, occ, up, royals)
+    }
+
+    /// [`Self::may_check_quietly`] under Annan chess, for the move `m` of a piece that
+    /// moves as `k` after it, `occ` the squares taken after it.
+    fn may_check_by_annan(&self, m: FMove, k: Kind, occ: u64, up: i32, royals: u64) -> bool {
+        let us = self.side;
         // The squares a piece of walk `walk` on `s` takes on after the move.
-        let takes = |s: Square, walk: Kind| match walk {
+        let takes = |s: Square, walk: Kind| self.takes_on(s, walk, occ, up);
+        // Annan chess: a piece moves as the friend right behind it (one rank lower for White),
+        // a dummy lending nothing. After the move, the piece moves as the friend behind its
+        // arrival square; the friend in front of the square it leaves moves as itself; the
+        // friend in front of the square it reaches moves as it.
+        // The friends that stay where they stand.
+        let own = self.occ[Owner::of(us).index()] & !(1u64 << m.from.0 | 1u64 << m.to.0);
+        // The friend on the square `dr` ranks from `s` after the move, if any.
+        let friend = |s: Square, dr: i32| {
+            let r = (s.0 / 8) as i32 + dr;
+            if !(0..8).contains(&r) {
+                return None;
+            }
+            let t = Square((s.0 as i32 + 8 * dr) as u8);
+            if own & (1u64 << t.0) == 0 {
+                return None;
+            }
+            self.board[t.index()].map(|q| (t, q))
+        };
+        let walk = friend(m.to, -up).map(|(_, b)| b.kind).filter(|&b| b != Kind::Dummy).unwrap_or(k);
+        takes(m.to, walk) & royals != 0
+            || friend(m.from, up).is_some_and(|(t, q)| takes(t, q.kind) & royals != 0)
+            || (k != Kind::Dummy && friend(m.to, up).is_some_and(|(t, _)| takes(t, k) & royals != 0))
+    }
+
+    /// The squares a piece of walk `walk` on `s` takes on with the squares `occ` taken, a
+    /// pawn moving `up` ranks ([`Self::may_check_quietly`]).
+    #[inline(always)]
+    fn takes_on(&self, s: Square, walk: Kind, occ: u64, up: i32) -> u64 {
+        match walk {
             Kind::Dummy => 0,
             Kind::Pawn | Kind::BerolinaPawn => {
                 let (f, r) = fr(s);
@@ -1948,26 +2089,7 @@ impl FairyPosition {
                 files.iter().filter_map(|&df| sq(f + df, r + up)).fold(0u64, |b, t| b | 1u64 << t.0)
             }
             walk => self.capture_reach(s, walk, occ),
-        };
-        if !self.conditions.any(prop::LENDS_WALKS) {
-            return takes(m.to, k) & royals != 0;
         }
-        // Annan chess: a piece moves as the friend right behind it (one rank lower for White),
-        // a dummy lending nothing. After the move, the piece moves as the friend behind its
-        // arrival square; the friend in front of the square it leaves moves as itself; the
-        // friend in front of the square it reaches moves as it.
-        let own = self.occ[Owner::of(us).index()];
-        // The friend on the square `dr` ranks from `s` after the move, if any.
-        let friend = |s: Square, dr: i32| {
-            let (f, r) = fr(s);
-            sq(f, r + dr)
-                .filter(|&t| t != m.from && t != m.to && own & (1u64 << t.0) != 0)
-                .and_then(|t| self.board[t.index()].map(|q| (t, q)))
-        };
-        let walk = friend(m.to, -up).map(|(_, b)| b.kind).filter(|&b| b != Kind::Dummy).unwrap_or(k);
-        takes(m.to, walk) & royals != 0
-            || friend(m.from, up).is_some_and(|(t, q)| takes(t, q.kind) & royals != 0)
-            || (k != Kind::Dummy && friend(m.to, up).is_some_and(|(t, _)| takes(t, k) & royals != 0))
     }
 
     /// The pieces of the side to move that may have a move passing
@@ -2046,13 +2168,22 @@ impl FairyPosition {
         let royals = self.royals_own(us);
         let enemy = self.occ[Owner::of(us.opponent()).index()];
         if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
-            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: own & !royals };
+            let tested =
+                QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: own & !royals, hurdles: 0, evasions: None };
+            if royals.count_ones() != 1
+                || self.holes != 0
+                || self.conditions.any(prop::LENDS_WALKS)
+                || Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !BETWEEN_TAKER[p.kind.index()]))
+            {
+                return tested;
+            }
+            return self.quiet_safe_between(royals, own, enemy).unwrap_or(tested);
         }
         if royals == 0 {
-            return QuietSafe { pieces: own, royals, targets: u64::MAX, openers: None, tested: 0 };
+            return QuietSafe { pieces: own, royals, targets: u64::MAX, openers: None, tested: 0, hurdles: 0, evasions: None };
         }
         let Some(checkers) = self.plain_attackers::<false>(royals, us.opponent(), self.occupied(), true) else {
-            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: 0 };
+            return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: 0, hurdles: 0, evasions: None };
         };
         let targets = match (checkers.count_ones(), royals.count_ones()) {
             (0, _) => u64::MAX,
@@ -2061,10 +2192,72 @@ impl FairyPosition {
             // In double check of one royal piece, only its own move may be legal.
             (_, 1) => 0,
             // Several royal pieces in check: one move may come between two checks.
-            _ => return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: own & !royals },
+            _ => {
+                return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: own & !royals, hurdles: 0, evasions: None };
+            }
         };
         let exposed = royals | self.line_openers(royals, own, enemy, None);
-        QuietSafe { pieces: own & !exposed, royals, targets, openers: None, tested: 0 }
+        QuietSafe { pieces: own & !exposed, royals, targets, openers: None, tested: 0, hurdles: 0, evasions: None }
+    }
+
+    /// [`Self::quiet_safe_for_own_royals`] where some enemy pieces are hoppers, screen
+    /// pieces or riders on other lines than the queen's, every one a [`BETWEEN_TAKER`], on a
+    /// board without holes, under conditions that keep quiet moves plain and lend no walks,
+    /// with one royal piece `royals`. Whether an enemy piece takes the royal piece depends
+    /// on the squares taken between them alone, so a quiet move of another piece may
+    /// expose it only by leaving or reaching such a square: out of check, the pieces on the
+    /// lines of the hoppers with at most four pieces between (a quiet move changes that
+    /// number by one at most; four leaves room) are tested by the plain check test, and a
+    /// move of another piece onto such a line too ([`QuietSafe::hurdles`]); the others'
+    /// quiet moves are legal. In check, every quiet move of a piece that is not royal is
+    /// tested, but for those that touch no square between a checking piece and the royal
+    /// piece, which are illegal ([`QuietSafe::evasions`]). `None` where the plain test does
+    /// not answer (an orphan).
+    fn quiet_safe_between(&self, royals: u64, own: u64, enemy: u64) -> Option<QuietSafe> {
+        let occ = self.occupied();
+        let r = Square(royals.trailing_zeros() as u8);
+        let checkers = self.plain_attackers::<false>(royals, self.side.opponent(), occ, true)?;
+        let others = own & !royals;
+        if checkers != 0 {
+            // (A move must change each check, by one of its two squares for one and by the
+            // other for another: it touches one of the squares of some check at least.)
+            let evasions = Squares(checkers).fold(0u64, |e, c| match self.board[c.index()] {
+                Some(p) => e | walk_between(p.kind, c, r),
+                None => u64::MAX,
+            });
+            return Some(QuietSafe {
+                pieces: 0,
+                royals,
+                targets: u64::MAX,
+                openers: None,
+                tested: others,
+                hurdles: 0,
+                evasions: Some(evasions),
+            });
+        }
+        // The queen lines' riders: the first own piece with an enemy piece behind it.
+        let mut exposed = self.line_openers(royals, own, enemy, None);
+        let mut hurdles = 0u64;
+        for c in Squares(enemy) {
+            let Some(p) = self.board[c.index()] else { continue };
+            if LINE_TAKER[p.kind.index()] {
+                continue;
+            }
+            let between = walk_between(p.kind, c, r);
+            if between != 0 && (between & occ).count_ones() <= 4 {
+                hurdles |= between;
+                exposed |= own & between;
+            }
+        }
+        Some(QuietSafe {
+            pieces: others & !exposed,
+            royals,
+            targets: u64::MAX,
+            openers: None,
+            tested: others & exposed,
+            hurdles,
+            evasions: None,
+        })
     }
 
     /// [`Self::quiet_safe_for_own_royals`] under AntiCirce (with conditions that keep quiet
@@ -2079,12 +2272,12 @@ impl FairyPosition {
         let own = self.occ[Owner::of(us).index()];
         let royals = self.royals_own(us);
         let enemy = self.occ[Owner::of(them).index()];
-        let none = QuietSafe { pieces: 0, royals: 0, targets: u64::MAX, openers: None, tested: 0 };
+        let none = QuietSafe { pieces: 0, royals: 0, targets: u64::MAX, openers: None, tested: 0, hurdles: 0, evasions: None };
         if Squares(enemy).any(|s| self.board[s.index()].is_none_or(|p| !LINE_TAKER[p.kind.index()])) {
             return none;
         }
         if royals == 0 {
-            return QuietSafe { pieces: own, royals: 0, targets: u64::MAX, openers: None, tested: 0 };
+            return QuietSafe { pieces: own, royals: 0, targets: u64::MAX, openers: None, tested: 0, hurdles: 0, evasions: None };
         }
         let occ = self.occupied();
         let Some(walkers) = self.plain_attackers::<false>(royals, them, occ, false) else { return none };
@@ -2106,7 +2299,7 @@ impl FairyPosition {
             }
         }
         let exposed = royals | self.line_openers(royals, own, enemy, None) | (needed & own);
-        QuietSafe { pieces: own & !exposed, royals: 0, targets: u64::MAX, openers: None, tested: 0 }
+        QuietSafe { pieces: own & !exposed, royals: 0, targets: u64::MAX, openers: None, tested: 0, hurdles: 0, evasions: None }
     }
 
     /// The squares where a piece arriving stops the check the piece on `checker` gives the
@@ -2195,11 +2388,18 @@ impl FairyPosition {
                     }
                     continue;
                 }
-                let unpinned = m.victim.is_none() && m.rook.is_none() && safe.pieces & (1u64 << m.from.0) != 0;
+                let quiet_move = m.victim.is_none() && m.rook.is_none();
+                let unpinned = quiet_move && safe.pieces & (1u64 << m.from.0) != 0;
                 if unpinned && safe.targets & (1u64 << m.to.0) == 0 {
                     continue;
                 }
-                let plain = unpinned && safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
+                if quiet_move
+                    && safe.tested & (1u64 << m.from.0) != 0
+                    && safe.evasions.is_some_and(|e| e & (1u64 << m.from.0 | 1u64 << m.to.0) == 0)
+                {
+                    continue;
+                }
+                let plain = unpinned && safe.hurdles & (1u64 << m.to.0) == 0 && safe.openers.is_none_or(|o| !self.may_check_quietly(m, o));
                 let mut q = self.make_move_unkeyed(m);
                 if !plain && !self.legal_as_made(m, &q) {
                     continue;
@@ -2207,7 +2407,7 @@ impl FairyPosition {
                 if checks && !q.royal_attacked(q.side) {
                     return false;
                 }
-                q.hash = q.compute_hash();
+                q.hash = self.key_after(m, &q);
                 if !pred(m, &q) {
                     return false;
                 }
@@ -2523,6 +2723,21 @@ pub(crate) fn capture_span(k: Kind, from: Square) -> u64 {
     SPANS[k.index()][from.index() & 63]
 }
 
+/// The moves that may give check without being seen to ([`FairyPosition::quiet_checks`],
+/// [`FairyPosition::may_check_quietly`]).
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct QuietChecks {
+    /// The pieces whose leaving their square (by moving, or taken) may open a line on
+    /// which a piece of the mover takes an enemy royal piece.
+    openers: u64,
+    /// The squares where a piece arriving may become the hurdle of a hopper or screen
+    /// piece of the mover that then takes an enemy royal piece.
+    arrivals: u64,
+    /// Whether a piece of the mover is no [`LINE_TAKER`] (its moves and captures differ, or
+    /// its captures are not symmetric: [`FairyPosition::may_give_check`] does not apply).
+    hoppers: bool,
+}
+
 /// The quiet moves tested unmade ([`FairyPosition::quiet_safe`]); also the hint of
 /// [`Game::candidate_moves`] for [`Game::play_candidate`].
 #[derive(Clone, Copy, Default, Debug)]
@@ -2535,7 +2750,7 @@ pub struct QuietSafe {
     /// Under Checkless chess, the pieces that may give check by opening a line
     /// ([`FairyPosition::quiet_checks`]): a quiet move that may give check is made and
     /// tested.
-    openers: Option<u64>,
+    openers: Option<QuietChecks>,
     /// The royal pieces, whose quiet moves are legal when no royal piece is attacked with
     /// the piece moved.
     royals: u64,
@@ -2544,6 +2759,15 @@ pub struct QuietSafe {
     /// taken after it (where an enemy piece is no [`LINE_TAKER`], a piece arriving may be
     /// a hurdle; or several royal pieces stand in check).
     tested: u64,
+    /// Squares where a piece of `pieces` arriving may become the hurdle of an enemy hopper
+    /// or screen piece that would then take a royal piece: such a move is tested by the plain
+    /// check test on the squares taken after it.
+    hurdles: u64,
+    /// In check from pieces that take along lines ([`BETWEEN_TAKER`]): the squares between
+    /// the checking pieces and the royal piece, one of which a quiet move of a piece of
+    /// `tested` must leave or reach to change a check; one that touches none is illegal at
+    /// once.
+    evasions: Option<u64>,
 }
 
 /// For each kind, whether a piece of that kind takes only by leaps or along rook and
@@ -2572,6 +2796,83 @@ static LINE_TAKER: [bool; Kind::COUNT] = {
     }
     t
 };
+
+/// For each kind, whether a piece of that kind takes only by leaps, rides and hops along
+/// straight lines of steps (riders of any step, grasshoppers, screen pieces, lions,
+/// kangaroos): whether it takes a piece on `r` from `c` depends on nothing but which squares
+/// stand taken strictly between them on the lines of its walk ([`walk_between`]). The
+/// [`LINE_TAKER`]s qualify; the orphan, the locusts (whose capture needs the square behind
+/// the victim), the lame leapers, the rose and the turning and symmetric hoppers do not.
+static BETWEEN_TAKER: [bool; Kind::COUNT] = {
+    use crate::piece::Component;
+    let mut t = [false; Kind::COUNT];
+    let mut i = 0;
+    while i < Kind::COUNT {
+        let k = Kind::ALL[i];
+        let comps = k.components();
+        let mut ok = !matches!(k, Kind::Orphan);
+        let mut j = 0;
+        while j < comps.len() {
+            ok &= matches!(
+                comps[j],
+                Component::Leap(..)
+                    | Component::Ride(..)
+                    | Component::Hop(_)
+                    | Component::Screen(_)
+                    | Component::ScreenRide(..)
+                    | Component::LongHop(_)
+                    | Component::Kangaroo
+            );
+            j += 1;
+        }
+        t[i] = ok;
+        i += 1;
+    }
+    t
+};
+
+/// The squares strictly between `c` and `r` on the lines along which a piece of walk `k`
+/// (a [`BETWEEN_TAKER`]) on `c` may take on `r`: the union over the walk's rides and hops
+/// whose line from `c` passes through `r` (empty when none does, or when `r` is next on
+/// it). Which of these squares stand taken decides whether the piece takes on `r`.
+pub(crate) fn walk_between(k: Kind, c: Square, r: Square) -> u64 {
+    use crate::piece::Component;
+    let (cf, cr) = fr(c);
+    let (rf, rr) = fr(r);
+    let (dx, dy) = (rf - cf, rr - cr);
+    // The squares between when (`dx`, `dy`) is a multiple of the step (`sx`, `sy`).
+    let along = |sx: i32, sy: i32| -> u64 {
+        let n = if sx != 0 { dx / sx } else { dy / sy };
+        if n < 2 || dx != n * sx || dy != n * sy {
+            return 0;
+        }
+        (1..n).fold(0u64, |b, i| b | bit_at(cf + i * sx, cr + i * sy))
+    };
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let mut out = 0u64;
+    for comp in k.components() {
+        let lines = match *comp {
+            Component::Ride(a, b) | Component::ScreenRide(a, b) => {
+                // The step (`a`, `b`) or (`b`, `a`) of which (`dx`, `dy`) is a multiple,
+                // with its signs.
+                for (p, q) in [(a as i32, b as i32), (b as i32, a as i32)] {
+                    let n = if p != 0 { ax / p } else { ay / q };
+                    if n >= 2 && ax == n * p && ay == n * q {
+                        out |= along(p * dx.signum(), q * dy.signum());
+                    }
+                }
+                continue;
+            }
+            Component::Hop(l) | Component::Screen(l) | Component::LongHop(l) => l,
+            Component::Kangaroo => crate::piece::Lines::Both,
+            _ => continue,
+        };
+        for &(sx, sy) in lines.steps() {
+            out |= along(sx as i32, sy as i32);
+        }
+    }
+    out
+}
 
 /// Castling rights lost when a square is left or entered.
 /// The squares of castling, in the order of a fairy position's `lost` bits: each with the
@@ -2775,7 +3076,23 @@ impl Game for FairyPosition {
     /// back). Where a condition chooses among all legal moves, or the problem plays as
     /// chess, all the legal moves are listed, as by default.
     fn try_play(&self, m: FMove) -> Option<Self> {
-        if self.conditions.any(prop::CHOOSES) || self.chess_board().is_some() {
+        if let Some(c) = self.chess_board() {
+            // Chess's legal moves, on the stack; under the side's Maximummer, none longer.
+            let mut legal = crate::rules::chess::MoveList::new();
+            c.generate(&mut legal);
+            let cm = chess_move(m);
+            if !legal.contains(&cm) || fairy_move(&c, cm) != m {
+                return None;
+            }
+            if self.conditions.iter().any(|cond| *cond == Condition::Maximummer(self.side)) {
+                let len = conditions::length2(&m);
+                if legal.iter().any(|&x| conditions::length2(&fairy_move(&c, x)) > len) {
+                    return None;
+                }
+            }
+            return Some(self.make_move(m));
+        }
+        if self.conditions.any(prop::CHOOSES) {
             let mut v = Vec::new();
             self.moves(&mut v);
             return v.contains(&m).then(|| self.make_move(m));
@@ -2870,11 +3187,14 @@ impl Game for FairyPosition {
         let mut pseudo = FMoveList::new();
         let quiet = self.quiet_checks();
         match quiet {
-            Some(openers)
-                if self.conditions.all(prop::PLAIN_CAPTURES)
+            // (Only where every piece of the mover is a [`LINE_TAKER`]: a hopper may check
+            // from squares its walk does not mirror.)
+            Some(q)
+                if !q.hoppers
+                    && self.conditions.all(prop::PLAIN_CAPTURES)
                     && !self.conditions.any(prop::LENDS_WALKS | prop::EXPANDS_MOVES | prop::ADDS_MOVES) =>
             {
-                self.pseudo_moves_of(us, self.may_give_check(openers), &mut pseudo)
+                self.pseudo_moves_of(us, self.may_give_check(q.openers), &mut pseudo)
             }
             _ => self.pseudo_moves(us, None, &mut pseudo),
         }

@@ -907,42 +907,134 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
         shortcut += (safe.pieces != 0) as u32;
         in_check += (safe.pieces != 0 && safe.targets != u64::MAX) as u32;
         tested += (safe.tested != 0) as u32;
-        let mut fast = FMoveList::new();
-        p.legal_unchosen(&mut fast);
-        let mut pseudo = FMoveList::new();
-        p.pseudo_moves(side, None, &mut pseudo);
-        let slow: Vec<FMove> = pseudo.iter().copied().filter(|&m| p.is_legal_pseudo(m)).collect();
-        let mut fast: Vec<FMove> = fast.to_vec();
-        fast.sort();
-        let mut slow_sorted = slow.clone();
-        slow_sorted.sort();
-        assert_eq!(fast, slow_sorted, "legal moves under {:?}: {}", p.conditions, p.to_fen());
-        assert_eq!(p.has_move(), !p.legal_moves().is_empty(), "has_move under {:?}: {}", p.conditions, p.to_fen());
-        let mut visited = 0usize;
-        p.every_move(&mut |_, _| {
-            visited += 1;
-            true
-        });
-        let chosen = p.legal_moves().len();
-        assert_eq!(visited, chosen, "every_move under {:?}: {}", p.conditions, p.to_fen());
-        // Every legal move gives check: some moves seen to give none unmade.
-        let all_check = chosen > 0 && p.legal_moves().iter().all(|&m| p.make_move(m).royal_attacked(side.opponent()));
-        assert_eq!(p.every_move_checks(&mut |_, _| true), all_check, "every_move_checks under {:?}: {}", p.conditions, p.to_fen());
+        let (checks, all_check) = assert_unmade_agrees_with_made(&p);
         all_checking += all_check as u32;
-        let mut checks = Vec::new();
-        Game::checking_moves(&p, &mut checks);
-        checks.sort();
-        let mut slow_checks: Vec<FMove> =
-            p.legal_moves().iter().copied().filter(|&m| p.make_move(m).royal_attacked(side.opponent())).collect();
-        slow_checks.sort();
-        assert_eq!(checks, slow_checks, "checking moves under {:?}: {}", p.conditions, p.to_fen());
-        checking += !checks.is_empty() as u32;
+        checking += checks as u32;
     }
     // The shortcut was taken on most boards, in check on some, and checks were found; the
     // plain test on the squares after the move judged the moves of some boards' pieces.
     assert!(
         shortcut > 2_500 && in_check > 300 && checking > 1_000 && all_checking > 0 && tested > 1_000,
         "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks, {all_checking} with checks only, {tested} tested by the plain test"
+    );
+}
+
+/// The checks of [`quiet_moves_judged_unmade_are_those_made_and_tested`] on one board:
+/// the legal moves, "has a move", every legal move visited, the moves that all check, the
+/// checking moves, each against the make-and-test. Answers whether some move checks and
+/// whether every legal move does.
+fn assert_unmade_agrees_with_made(p: &FairyPosition) -> (bool, bool) {
+    let side = p.side;
+    let mut fast = FMoveList::new();
+    p.legal_unchosen(&mut fast);
+    let mut pseudo = FMoveList::new();
+    p.pseudo_moves(side, None, &mut pseudo);
+    let slow: Vec<FMove> = pseudo.iter().copied().filter(|&m| p.is_legal_pseudo(m)).collect();
+    let mut fast: Vec<FMove> = fast.to_vec();
+    fast.sort();
+    let mut slow_sorted = slow.clone();
+    slow_sorted.sort();
+    assert_eq!(fast, slow_sorted, "legal moves under {:?}: {}", p.conditions, p.to_fen());
+    assert_eq!(p.has_move(), !p.legal_moves().is_empty(), "has_move under {:?}: {}", p.conditions, p.to_fen());
+    let mut visited = 0usize;
+    p.every_move(&mut |_, _| {
+        visited += 1;
+        true
+    });
+    let chosen = p.legal_moves().len();
+    assert_eq!(visited, chosen, "every_move under {:?}: {}", p.conditions, p.to_fen());
+    // Every legal move gives check: some moves seen to give none unmade.
+    let all_check = chosen > 0 && p.legal_moves().iter().all(|&m| p.make_move(m).royal_attacked(side.opponent()));
+    assert_eq!(p.every_move_checks(&mut |_, _| true), all_check, "every_move_checks under {:?}: {}", p.conditions, p.to_fen());
+    let mut checks = Vec::new();
+    Game::checking_moves(p, &mut checks);
+    checks.sort();
+    let mut slow_checks: Vec<FMove> = p.legal_moves().iter().copied().filter(|&m| p.make_move(m).royal_attacked(side.opponent())).collect();
+    slow_checks.sort();
+    assert_eq!(checks, slow_checks, "checking moves under {:?}: {}", p.conditions, p.to_fen());
+    (!checks.is_empty(), all_check)
+}
+
+/// [`quiet_moves_judged_unmade_are_those_made_and_tested`] on boards full of hoppers,
+/// screen pieces and riders on other lines than the queen's ([`BETWEEN_TAKER`]s: whether
+/// they take a royal piece depends on the squares between alone,
+/// [`FairyPosition::quiet_safe_between`], [`FairyPosition::quiet_checks`]), without
+/// conditions on half of them (Chinese pieces in an orthodox problem) and under one that
+/// keeps quiet moves plain on the others.
+#[test]
+fn quiet_moves_judged_unmade_with_hoppers_are_those_made_and_tested() {
+    use conditions::Rebirth;
+    let quiet = [
+        Condition::Rebirth(Rebirth::Circe { rex: false }),
+        Condition::Maximummer(Color::White),
+        Condition::Andernach,
+        Condition::TakeMake,
+        Condition::Annan,
+        Condition::Grid,
+        Condition::Monochrome,
+        Condition::Checkless,
+    ];
+    let kinds = [
+        Kind::Leo,
+        Kind::Pao,
+        Kind::Vao,
+        Kind::Nao,
+        Kind::Grasshopper,
+        Kind::Lion,
+        Kind::RookLion,
+        Kind::BishopLion,
+        Kind::Kangaroo,
+        Kind::Nightrider,
+        Kind::Queen,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Knight,
+        Kind::Pawn,
+    ];
+    assert!(kinds.iter().all(|k| BETWEEN_TAKER[k.index()]));
+    let mut rnd = crate::rules::test_random(0x40b_be75);
+    let (mut between, mut in_check, mut hurdles, mut checking) = (0u32, 0u32, 0u32, 0u32);
+    for case in 0..24_000 {
+        let mut conds = Conditions::none();
+        if case % 2 == 1 {
+            conds.push(quiet[rnd(quiet.len() as u64) as usize]).unwrap();
+        }
+        let side = if rnd(2) == 0 { Color::White } else { Color::Black };
+        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions: conds, ..FairySetup::default() }) else {
+            continue;
+        };
+        for owner in [W, B] {
+            let s = Square(rnd(64) as u8);
+            p.take(s);
+            p.put(s, FPiece::new(owner, Kind::King));
+        }
+        for _ in 0..4 + rnd(14) {
+            let s = Square(rnd(64) as u8);
+            if p.kings & (1u64 << s.0) != 0 {
+                continue;
+            }
+            let owner = [W, B][rnd(2) as usize];
+            let kind = if rnd(16) == 0 { Kind::ALL[rnd(Kind::ALL.len() as u64) as usize] } else { kinds[rnd(kinds.len() as u64) as usize] };
+            if matches!(kind, Kind::Pawn | Kind::BerolinaPawn) && (s.0 < 8 || s.0 >= 56) {
+                continue;
+            }
+            p.take(s);
+            p.put(s, FPiece::new(owner, kind));
+        }
+        if p.royal_attacked(side.opponent()) {
+            continue;
+        }
+        p.hash = p.compute_hash();
+        let safe = p.quiet_safe();
+        between += (safe.hurdles != 0 || safe.evasions.is_some()) as u32;
+        in_check += safe.evasions.is_some() as u32;
+        hurdles += (safe.hurdles != 0) as u32;
+        let (checks, _) = assert_unmade_agrees_with_made(&p);
+        checking += checks as u32;
+    }
+    assert!(
+        between > 4_000 && in_check > 500 && hurdles > 3_000 && checking > 2_000,
+        "{between} boards judged by the hoppers' lines, {in_check} in check, {hurdles} with hurdle squares, {checking} with checks"
     );
 }
 
@@ -1199,4 +1291,78 @@ fn candidate_and_killer_moves_are_the_legal_moves() {
         illegal_candidates > 1000 && killers_legal > 1000 && killers_refused > 1000,
         "{illegal_candidates} {killers_legal} {killers_refused}"
     );
+}
+
+/// [`Game::try_play`] on boards that play as chess under the Maximummers (orthodox pieces,
+/// one king a side: [`FairyPosition::chess_board`]), where a killer is tested on the chess
+/// board: taken exactly when it is among the legal moves, which are the longest under the
+/// side's own Maximummer, and leading to the position (and key) [`Game::play`] makes.
+#[test]
+fn killers_under_the_maximummers_are_the_longest_legal_moves() {
+    let orthodox = [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight, Kind::Pawn];
+    let mut rnd = crate::rules::test_random(0x3a41_0b1e);
+    let (mut taken, mut refused, mut shorter) = (0u32, 0u32, 0u32);
+    for case in 0..12_000 {
+        let mut conds = Conditions::none();
+        match case % 3 {
+            0 => conds.push(Condition::Maximummer(Color::White)).unwrap(),
+            1 => conds.push(Condition::Maximummer(Color::Black)).unwrap(),
+            _ => {
+                conds.push(Condition::Maximummer(Color::White)).unwrap();
+                conds.push(Condition::Maximummer(Color::Black)).unwrap();
+            }
+        }
+        let side = if rnd(2) == 0 { Color::White } else { Color::Black };
+        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions: conds, ..FairySetup::default() }) else {
+            continue;
+        };
+        for owner in [W, B] {
+            let s = Square(rnd(64) as u8);
+            p.take(s);
+            p.put(s, FPiece::new(owner, Kind::King));
+        }
+        for _ in 0..2 + rnd(12) {
+            let s = Square(rnd(64) as u8);
+            let kind = orthodox[rnd(orthodox.len() as u64) as usize];
+            if p.kings & (1u64 << s.0) != 0 || (kind == Kind::Pawn && (s.0 < 8 || s.0 >= 56)) {
+                continue;
+            }
+            p.take(s);
+            p.put(s, FPiece::new([W, B][rnd(2) as usize], kind));
+        }
+        if p.royal_attacked(side.opponent()) || p.chess_board().is_none() {
+            continue;
+        }
+        p.hash = p.compute_hash();
+        let mut legal = Vec::new();
+        Game::moves(&p, &mut legal);
+        // Killers: the moves of the board without the side's Maximummer, and of the board
+        // with one piece fewer.
+        let mut all = Vec::new();
+        let mut free = p;
+        free.conditions = Conditions::none();
+        Game::moves(&free, &mut all);
+        let mut fewer = p;
+        if let Some(s) = Squares(p.occupied() & !p.kings).nth(rnd(p.occupied().count_ones().max(1) as u64) as usize) {
+            fewer.take(s);
+        }
+        fewer.hash = fewer.compute_hash();
+        Game::moves(&fewer, &mut all);
+        for &m in &all {
+            match Game::try_play(&p, m) {
+                Some(q) => {
+                    assert!(legal.contains(&m), "{m:?} taken under {conds:?}: {}", p.to_fen());
+                    let r = Game::play(&p, m);
+                    assert!(q == r && Game::key(&q) == Game::key(&r), "{m:?} under {conds:?}: {}", p.to_fen());
+                    taken += 1;
+                }
+                None => {
+                    assert!(!legal.contains(&m), "{m:?} refused under {conds:?}: {}", p.to_fen());
+                    refused += 1;
+                    shorter += free.legal_moves().contains(&m) as u32;
+                }
+            }
+        }
+    }
+    assert!(taken > 20_000 && refused > 2_500 && shorter > 400, "{taken} taken, {refused} refused, {shorter} legal but too short");
 }
