@@ -1155,6 +1155,8 @@ impl FairyPosition {
         // captures where the pieces' own walks make them, a piece whose walk cannot reach the
         // square is passed over before any condition is asked.
         let target = only_victim.filter(|_| self.conditions.all(prop::PLAIN_CAPTURES)).map(|v| 1u64 << v.0);
+        // Whether quiet moves stand as the walks make them ([`Self::finish`]).
+        let plain_quiet = !self.conditions.any(prop::SHAPES_QUIET_MOVES);
         for from in Squares(self.movable(mover) & pieces) {
             let Some(p) = self.board[from.index()] else { continue };
             if p.kind == Kind::Dummy {
@@ -1225,8 +1227,17 @@ impl FairyPosition {
                             quiet
                         }
                     };
-                    for t in Squares(quiet) {
-                        emit(out, FMove::quiet(from, t));
+                    if promo_rank & quiet == 0 && plain_quiet {
+                        // No condition shapes a quiet move: each stands as it is.
+                        for t in Squares(quiet) {
+                            if !out.is_full() {
+                                out.push(FMove::quiet(from, t));
+                            }
+                        }
+                    } else {
+                        for t in Squares(quiet) {
+                            emit(out, FMove::quiet(from, t));
+                        }
                     }
                 }
                 // Captures, from the piece's square or where a condition puts it.
@@ -1934,7 +1945,9 @@ impl FairyPosition {
     /// [`Self::may_check_quietly`]; `None` when the shortcut does not hold.
     fn quiet_checks(&self) -> Option<QuietChecks> {
         let us = self.side;
-        if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() || c.forbids_checks_only()) {
+        if self.occ[Owner::Neutral.index()] != 0
+            || !self.conditions.iter().all(|c| c.plain_quiet_moves() || c.forbids_checks_only() || c.paralyses())
+        {
             return None;
         }
         let own = self.occ[Owner::of(us).index()];
@@ -1977,6 +1990,29 @@ impl FairyPosition {
                     q.arrivals |= between;
                 }
             }
+        }
+        // Madrasi: a piece of the mover paralysed by an enemy piece of its kind may be freed
+        // when that piece is taken, or when a piece comes between them or leaves from
+        // between them (a hurdle).
+        if self.conditions.any(prop::PARALYSES) {
+            // (A reborn piece may come between them too.)
+            if self.conditions.iter().any(|c| matches!(c, Condition::Rebirth(_))) {
+                return None;
+            }
+            for x in Squares(own & !self.kings) {
+                let Some(px) = self.board[x.index()] else { continue };
+                for e in Squares(enemy) {
+                    if self.board[e.index()].is_some_and(|pe| pe.kind == px.kind) {
+                        if !BETWEEN_TAKER[px.kind.index()] {
+                            return None;
+                        }
+                        let between = walk_between(px.kind, e, x);
+                        q.openers |= 1u64 << e.0 | (between & occ);
+                        q.arrivals |= between;
+                    }
+                }
+            }
+            q.hoppers |= q.arrivals != 0;
         }
         Some(q)
     }
@@ -2149,6 +2185,19 @@ impl FairyPosition {
         safe
     }
 
+    /// What [`Self::quiet_safe`] tells of the quiet moves of the royal pieces, worked out
+    /// without what it tells of the others' (whose quiet moves this answer leaves to be
+    /// made and tested).
+    fn quiet_safe_royals(&self) -> QuietSafe {
+        if self.conditions.any(prop::FORBIDS_CHECKS_ONLY) {
+            return self.quiet_safe();
+        }
+        if self.occ[Owner::Neutral.index()] != 0 || !self.conditions.iter().all(|c| c.plain_quiet_moves() && c.plain_checks()) {
+            return QuietSafe::default();
+        }
+        QuietSafe { pieces: 0, royals: self.royals_own(self.side), targets: u64::MAX, openers: None, tested: 0, hurdles: 0, evasions: None }
+    }
+
     /// [`Self::quiet_safe`] for the safety of the mover's royal pieces alone.
     fn quiet_safe_for_own_royals(&self) -> QuietSafe {
         let us = self.side;
@@ -2193,7 +2242,15 @@ impl FairyPosition {
             (_, 1) => 0,
             // Several royal pieces in check: one move may come between two checks.
             _ => {
-                return QuietSafe { pieces: 0, royals, targets: u64::MAX, openers: None, tested: own & !royals, hurdles: 0, evasions: None };
+                return QuietSafe {
+                    pieces: 0,
+                    royals,
+                    targets: u64::MAX,
+                    openers: None,
+                    tested: own & !royals,
+                    hurdles: 0,
+                    evasions: None,
+                };
             }
         };
         let exposed = royals | self.line_openers(royals, own, enemy, None);
@@ -2958,14 +3015,17 @@ impl FairyPosition {
         if self.promotions != q.promotions as u64 {
             return None;
         }
+        // (The board without its key: the sides' squares are those of the fairy board.)
         for s in Squares(self.occupied()) {
             let p = self.board[s.index()]?;
             let color = p.owner.color()?;
             if !p.kind.is_orthodox() {
                 return None;
             }
-            q.put_piece(s, Piece { color, kind: p.kind });
+            q.mailbox.set(s.index(), Some(Piece { color, kind: p.kind }));
+            q.by_kind[p.kind.index()] |= 1u64 << s.0;
         }
+        q.by_color = [self.occ[Owner::White.index()], self.occ[Owner::Black.index()]];
         q.side = self.side;
         q.castling = self.castling;
         q.ep = self.ep.map(|(crossed, _)| crossed);
@@ -3151,8 +3211,13 @@ impl Game for FairyPosition {
         // likeliest legal move of a side in check), so that the search stops at the first.
         let us = self.side;
         let mut pseudo = FMoveList::new();
-        let safe = self.quiet_safe();
+        // The royal pieces' quiet moves are judged by the plain check test alone: what
+        // `quiet_safe` works out for the other pieces is worked out only when they are
+        // reached (a mate test mostly stops at a flight).
+        let royals = self.royals(us);
+        let mut full: Option<QuietSafe> = None;
         for group in self.piece_groups(us) {
+            let safe = if group == royals { self.quiet_safe_royals() } else { *full.get_or_insert_with(|| self.quiet_safe()) };
             pseudo.clear();
             self.pseudo_moves_of(us, group, &mut pseudo);
             if pseudo.iter().any(|&m| self.is_legal_pseudo_in(m, safe)) {

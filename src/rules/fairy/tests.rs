@@ -960,7 +960,7 @@ fn assert_unmade_agrees_with_made(p: &FairyPosition) -> (bool, bool) {
 /// they take a royal piece depends on the squares between alone,
 /// [`FairyPosition::quiet_safe_between`], [`FairyPosition::quiet_checks`]), without
 /// conditions on half of them (Chinese pieces in an orthodox problem) and under one that
-/// keeps quiet moves plain on the others.
+/// keeps quiet moves plain, or Madrasi, on the others.
 #[test]
 fn quiet_moves_judged_unmade_with_hoppers_are_those_made_and_tested() {
     use conditions::Rebirth;
@@ -973,6 +973,8 @@ fn quiet_moves_judged_unmade_with_hoppers_are_those_made_and_tested() {
         Condition::Grid,
         Condition::Monochrome,
         Condition::Checkless,
+        Condition::Madrasi { rex: false },
+        Condition::Madrasi { rex: true },
     ];
     let kinds = [
         Kind::Leo,
@@ -993,7 +995,7 @@ fn quiet_moves_judged_unmade_with_hoppers_are_those_made_and_tested() {
     ];
     assert!(kinds.iter().all(|k| BETWEEN_TAKER[k.index()]));
     let mut rnd = crate::rules::test_random(0x40b_be75);
-    let (mut between, mut in_check, mut hurdles, mut checking) = (0u32, 0u32, 0u32, 0u32);
+    let (mut between, mut in_check, mut hurdles, mut checking, mut madrasi) = (0u32, 0u32, 0u32, 0u32, 0u32);
     for case in 0..24_000 {
         let mut conds = Conditions::none();
         if case % 2 == 1 {
@@ -1029,12 +1031,14 @@ fn quiet_moves_judged_unmade_with_hoppers_are_those_made_and_tested() {
         between += (safe.hurdles != 0 || safe.evasions.is_some()) as u32;
         in_check += safe.evasions.is_some() as u32;
         hurdles += (safe.hurdles != 0) as u32;
+        madrasi += (p.conditions.any(prop::PARALYSES) && p.quiet_checks().is_some_and(|q| q.arrivals != 0)) as u32;
         let (checks, _) = assert_unmade_agrees_with_made(&p);
         checking += checks as u32;
     }
     assert!(
-        between > 4_000 && in_check > 500 && hurdles > 3_000 && checking > 2_000,
-        "{between} boards judged by the hoppers' lines, {in_check} in check, {hurdles} with hurdle squares, {checking} with checks"
+        between > 4_000 && in_check > 500 && hurdles > 2_000 && checking > 2_000 && madrasi > 300,
+        "{between} boards judged by the hoppers' lines, {in_check} in check, {hurdles} with hurdle squares, {checking} with checks, \
+         {madrasi} under Madrasi with squares where a piece arriving may free a checking piece"
     );
 }
 
@@ -1365,4 +1369,36 @@ fn killers_under_the_maximummers_are_the_longest_legal_moves() {
         }
     }
     assert!(taken > 20_000 && refused > 2_500 && shorter > 400, "{taken} taken, {refused} refused, {shorter} legal but too short");
+}
+
+/// Madrasi with Circe Take&Make (found by the random-board test at 400,000 boards): a
+/// capture's victim reborn between a piece and the enemy piece of its kind that paralyses
+/// it frees it, so that the capture gives check; the checking moves are found by making
+/// every move there ([`FairyPosition::quiet_checks`] declines).
+#[test]
+fn madrasi_checking_moves_under_a_rebirth_rule_are_made_and_tested() {
+    use conditions::Rebirth;
+    let mut cs = with(Condition::Rebirth(Rebirth::CirceTakeMake));
+    cs.push(Condition::Madrasi { rex: false }).unwrap();
+    let p = place_freely(
+        &[
+            ("e8", B, Kind::Queen),
+            ("a7", B, Kind::Zebra),
+            ("e5", W, Kind::Queen),
+            ("h5", B, Kind::King),
+            ("b4", B, Kind::Amazon),
+            ("c4", B, Kind::Amazon),
+            ("d4", B, Kind::Rook),
+            ("c3", W, Kind::Empress),
+            ("a2", B, Kind::Bishop),
+            ("c2", W, Kind::Empress),
+            ("f1", W, Kind::King),
+            ("g1", B, Kind::Bishop),
+        ],
+        Color::White,
+        cs,
+    );
+    assert!(p.quiet_checks().is_none());
+    let (checks, _) = assert_unmade_agrees_with_made(&p);
+    assert!(checks);
 }
