@@ -2831,7 +2831,19 @@ pub struct QuietSafe {
 /// bishop lines ([`FairyPosition::quiet_safe`]): its captures are cut short by a piece in
 /// between and made by nothing else. The pawns and the dummy qualify; the orphan, whose
 /// walks are borrowed, does not.
-static LINE_TAKER: [bool; Kind::COUNT] = {
+static LINE_TAKER: [bool; Kind::COUNT] = kinds_taking_along_lines(true);
+
+/// For each kind, whether a piece of that kind takes only by leaps, rides and hops along
+/// straight lines of steps (riders of any step, grasshoppers, screen pieces, lions,
+/// kangaroos): whether it takes a piece on `r` from `c` depends on nothing but which squares
+/// stand taken strictly between them on the lines of its walk ([`walk_between`]). The
+/// [`LINE_TAKER`]s qualify; the orphan, the locusts (whose capture needs the square behind
+/// the victim), the lame leapers, the rose and the turning and symmetric hoppers do not.
+static BETWEEN_TAKER: [bool; Kind::COUNT] = kinds_taking_along_lines(false);
+
+/// [`LINE_TAKER`] (with `queen_lines`: leaps and rides on rook and bishop lines only) or
+/// [`BETWEEN_TAKER`] (leaps, rides of any step, hops along lines).
+const fn kinds_taking_along_lines(queen_lines: bool) -> [bool; Kind::COUNT] {
     use crate::piece::Component;
     let mut t = [false; Kind::COUNT];
     let mut i = 0;
@@ -2843,7 +2855,10 @@ static LINE_TAKER: [bool; Kind::COUNT] = {
         while j < comps.len() {
             ok &= match comps[j] {
                 Component::Leap(..) => true,
-                Component::Ride(a, b) => matches!((a, b), (1, 0) | (0, 1) | (1, 1)),
+                Component::Ride(a, b) => !queen_lines || matches!((a, b), (1, 0) | (0, 1) | (1, 1)),
+                Component::Hop(_) | Component::Screen(_) | Component::ScreenRide(..) | Component::LongHop(_) | Component::Kangaroo => {
+                    !queen_lines
+                }
                 _ => false,
             };
             j += 1;
@@ -2852,41 +2867,7 @@ static LINE_TAKER: [bool; Kind::COUNT] = {
         i += 1;
     }
     t
-};
-
-/// For each kind, whether a piece of that kind takes only by leaps, rides and hops along
-/// straight lines of steps (riders of any step, grasshoppers, screen pieces, lions,
-/// kangaroos): whether it takes a piece on `r` from `c` depends on nothing but which squares
-/// stand taken strictly between them on the lines of its walk ([`walk_between`]). The
-/// [`LINE_TAKER`]s qualify; the orphan, the locusts (whose capture needs the square behind
-/// the victim), the lame leapers, the rose and the turning and symmetric hoppers do not.
-static BETWEEN_TAKER: [bool; Kind::COUNT] = {
-    use crate::piece::Component;
-    let mut t = [false; Kind::COUNT];
-    let mut i = 0;
-    while i < Kind::COUNT {
-        let k = Kind::ALL[i];
-        let comps = k.components();
-        let mut ok = !matches!(k, Kind::Orphan);
-        let mut j = 0;
-        while j < comps.len() {
-            ok &= matches!(
-                comps[j],
-                Component::Leap(..)
-                    | Component::Ride(..)
-                    | Component::Hop(_)
-                    | Component::Screen(_)
-                    | Component::ScreenRide(..)
-                    | Component::LongHop(_)
-                    | Component::Kangaroo
-            );
-            j += 1;
-        }
-        t[i] = ok;
-        i += 1;
-    }
-    t
-};
+}
 
 /// The squares strictly between `c` and `r` on the lines along which a piece of walk `k`
 /// (a [`BETWEEN_TAKER`]) on `c` may take on `r`: the union over the walk's rides and hops

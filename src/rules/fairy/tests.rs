@@ -865,15 +865,8 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
             _ => {}
         }
         let side = if rnd(2) == 0 { Color::White } else { Color::Black };
-        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions: conds, ..FairySetup::default() }) else {
-            continue;
-        };
         // One king a side, then pieces.
-        for owner in [W, B] {
-            let s = Square(rnd(64) as u8);
-            p.take(s);
-            p.put(s, FPiece::new(owner, Kind::King));
-        }
+        let Some(mut p) = board_with_kings(side, conds, &mut rnd) else { continue };
         for _ in 0..3 + rnd(12) {
             let s = Square(rnd(64) as u8);
             if p.kings & (1u64 << s.0) != 0 {
@@ -917,6 +910,19 @@ fn quiet_moves_judged_unmade_are_those_made_and_tested() {
         shortcut > 2_500 && in_check > 300 && checking > 1_000 && all_checking > 0 && tested > 1_000,
         "{shortcut} boards with the shortcut, {in_check} in check, {checking} with checks, {all_checking} with checks only, {tested} tested by the plain test"
     );
+}
+
+/// An empty board with `side` to move under `conditions` (`None` where they do not
+/// combine), then a king of each side on a random square (one king where both fall on one
+/// square), for the random-board tests.
+fn board_with_kings(side: Color, conditions: Conditions, rnd: &mut impl FnMut(u64) -> u64) -> Option<FairyPosition> {
+    let mut p = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions, ..FairySetup::default() }).ok()?;
+    for owner in [W, B] {
+        let s = Square(rnd(64) as u8);
+        p.take(s);
+        p.put(s, FPiece::new(owner, Kind::King));
+    }
+    Some(p)
 }
 
 /// The checks of [`quiet_moves_judged_unmade_are_those_made_and_tested`] on one board:
@@ -1002,14 +1008,7 @@ fn quiet_moves_judged_unmade_with_hoppers_are_those_made_and_tested() {
             conds.push(quiet[rnd(quiet.len() as u64) as usize]).unwrap();
         }
         let side = if rnd(2) == 0 { Color::White } else { Color::Black };
-        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions: conds, ..FairySetup::default() }) else {
-            continue;
-        };
-        for owner in [W, B] {
-            let s = Square(rnd(64) as u8);
-            p.take(s);
-            p.put(s, FPiece::new(owner, Kind::King));
-        }
+        let Some(mut p) = board_with_kings(side, conds, &mut rnd) else { continue };
         for _ in 0..4 + rnd(14) {
             let s = Square(rnd(64) as u8);
             if p.kings & (1u64 << s.0) != 0 {
@@ -1317,14 +1316,7 @@ fn killers_under_the_maximummers_are_the_longest_legal_moves() {
             }
         }
         let side = if rnd(2) == 0 { Color::White } else { Color::Black };
-        let Ok(mut p) = FairyPosition::from_setup(&FairySetup { side: Some(side), conditions: conds, ..FairySetup::default() }) else {
-            continue;
-        };
-        for owner in [W, B] {
-            let s = Square(rnd(64) as u8);
-            p.take(s);
-            p.put(s, FPiece::new(owner, Kind::King));
-        }
+        let Some(mut p) = board_with_kings(side, conds, &mut rnd) else { continue };
         for _ in 0..2 + rnd(12) {
             let s = Square(rnd(64) as u8);
             let kind = orthodox[rnd(orthodox.len() as u64) as usize];
