@@ -208,6 +208,36 @@ pub enum Move {
 }
 
 impl Move {
+    /// The square of the move's length, the Euclidean distance from its start to its end on
+    /// the 8×8 board (the Maximummer's measure): castling adds the king's and the rook's
+    /// paths along the rank as one line, (2 + 2)² = 16 for `0-0` and (2 + 3)² = 25 for
+    /// `0-0-0`; puts and drops have no length (0).
+    ///
+    /// ```
+    /// use feerie::geometry::Square;
+    /// use feerie::position::Move;
+    /// let knight = Move::Normal { from: Square(1), to: Square(18), promotion: None };
+    /// assert_eq!(knight.length2(), 5);
+    /// assert_eq!(Move::Castle { king: Square(4), rook: Square(0) }.length2(), 25);
+    /// ```
+    #[inline]
+    pub fn length2(self) -> i32 {
+        let file = |s: Square| (s.0 % 8) as i32;
+        let rank = |s: Square| (s.0 / 8) as i32;
+        match self {
+            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
+                let (df, dr) = (file(to) - file(from), rank(to) - rank(from));
+                df * df + dr * dr
+            }
+            Move::Castle { king, rook } => {
+                let (kto, rto) = castle_squares(king, rook);
+                let d = (file(kto) - file(king)).abs() + (file(rto) - file(rook)).abs();
+                d * d
+            }
+            Move::Put { .. } | Move::Drop { .. } => 0,
+        }
+    }
+
     /// The arrival square of the moving piece, if it has one (`Put` has none; castling
     /// gives the king's).
     pub fn to(self) -> Option<Square> {

@@ -241,12 +241,25 @@ pub fn check_problem(p: &Problem, base: &SolveOptions) -> Vec<Record> {
                 GamePosition::Fairy(pos) => {
                     let pos = pos.as_ref();
                     let stated = stated.map(|t| restate(pos, t, opts.notation, is_battle(v)));
-                    (solve_variant(pos, v, &opts), stated, None)
+                    // Chess under the Maximummers plays on the chess board, which writes its
+                    // moves as the fairy position does (the stated solution is read there).
+                    match crate::rules::fairy::MaximummerChess::of(pos) {
+                        Some(chess) if plays_as_chess(v) => (solve_variant(&chess, v, &opts), stated, None),
+                        _ => (solve_variant(pos, v, &opts), stated, None),
+                    }
                 }
             };
             judge_variant(p, v, &opts, Outcome { solved, stated, reserve }, count, &title, start)
         })
         .collect()
+}
+
+/// Whether a variant of a chess board under the Maximummers can be played as chess
+/// ([`crate::rules::fairy::MaximummerChess`]): its goal does not follow pieces from the
+/// diagram (which only the fairy position records), and it has no structured stipulation,
+/// whose parts may name such goals.
+fn plays_as_chess(v: &Variant) -> bool {
+    v.options.structured.is_none() && !v.stipulation.goal.tracks_pieces()
 }
 
 /// Solves one variant: its stipulation, or its structured stipulation when it has one that

@@ -122,6 +122,66 @@ impl MoveSink for MoveCount {
     }
 }
 
+/// A sink that keeps only the longest moves found so far ([`Move::length2`], see
+/// [`Position::longest_moves`]). A king's step is at most √2 long: once a longer move is
+/// found, the king's steps are not tested for safety at all.
+struct LongestSink<'a> {
+    out: &'a mut MoveList,
+    best: i32,
+}
+
+impl LongestSink<'_> {
+    #[inline(always)]
+    fn keep(&mut self, m: Move) {
+        let l = m.length2();
+        if l > self.best {
+            self.best = l;
+            self.out.clear();
+        }
+        if l == self.best {
+            self.out.push(m);
+        }
+    }
+}
+
+impl MoveSink for LongestSink<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.keep(m);
+    }
+    #[inline(always)]
+    fn push_targets(&mut self, from: Square, targets: u64) {
+        for to in Squares(targets) {
+            self.keep(Move::Normal { from, to, promotion: None });
+        }
+    }
+    #[inline(always)]
+    fn push_promotions(&mut self, pos: &Position, from: Square, targets: u64) {
+        for to in Squares(targets) {
+            for k in pos.promotion_kinds() {
+                self.keep(Move::Normal { from, to, promotion: Some(k) });
+            }
+        }
+    }
+    #[inline(always)]
+    fn push_drops(&mut self, pos: &Position, kind: Kind, targets: u64, promo_rank: u64) {
+        for to in Squares(targets) {
+            if (1u64 << to.0) & promo_rank != 0 {
+                for p in pos.promotion_kinds() {
+                    self.keep(Move::Drop { kind, to, promotion: Some(p) });
+                }
+            } else {
+                self.keep(Move::Drop { kind, to, promotion: None });
+            }
+        }
+    }
+    /// The king's steps (length² 1 or 2) only while no longer move is known.
+    #[inline(always)]
+    fn wanted(&self, _from: Square) -> u64 {
+        if self.best > 2 { 0 } else { !0 }
+    }
+}
+
 /// A sink that keeps only the moves giving check (see [`Position::checking_moves`]): the
 /// squares from which each kind checks the enemy king, and the pieces whose leaving the
 /// line to it uncovers a check, are computed once per position, so most moves are kept or
@@ -956,6 +1016,33 @@ impl Position {
             self.castlings(k, occ, true, |_| n += 1);
         }
         n
+    }
+
+    /// Replaces the content of `out` with the longest legal moves of the side to move
+    /// ([`Move::length2`]: the Maximummer's choice), in the order of
+    /// [`Position::legal_moves`]. The king's steps, generated last, are tested for safety
+    /// only when no longer move was found.
+    ///
+    /// ```
+    /// use feerie::position::Position;
+    /// let p = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap();
+    /// let mut out = feerie::rules::chess::MoveList::new();
+    /// p.longest_moves(&mut out);
+    /// // Ra1-a8+ (length² 49) is the longest.
+    /// assert_eq!(out.len(), 1);
+    /// ```
+    pub fn longest_moves(&self, out: &mut MoveList) {
+        out.clear();
+        if self.needs_make_test() {
+            let mut legal = MoveList::new();
+            self.generate(&mut legal);
+            let mut sink = LongestSink { out, best: -1 };
+            for &m in legal.iter() {
+                sink.keep(m);
+            }
+            return;
+        }
+        self.gen_inner(&mut LongestSink { out, best: -1 }, true);
     }
 
     /// Whether the side to move has at least one legal move.

@@ -83,6 +83,7 @@
 //! reference generator's).
 
 pub mod conditions;
+pub mod maximummer_chess;
 mod notation;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -95,6 +96,7 @@ use arrayvec::ArrayVec;
 use conditions::Hooks;
 use conditions::prop;
 pub use conditions::{Condition, Conditions};
+pub use maximummer_chess::MaximummerChess;
 pub use notation::translate_notes;
 use std::fmt;
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::piece::Lang;
 use crate::position::{Position, parse_sq};
 
 /// The fairy position of an orthodox FEN, with the given conditions.
@@ -1393,4 +1394,102 @@ fn madrasi_checking_moves_under_a_rebirth_rule_are_made_and_tested() {
     assert!(p.quiet_checks().is_none());
     let (checks, _) = assert_unmade_agrees_with_made(&p);
     assert!(checks);
+}
+
+/// Chess under the Maximummers on the chess board ([`MaximummerChess`]: chess's generator,
+/// `Position::longest_moves`, `Move::length2`) against the fairy position's own machinery
+/// (its generator and the Maximummer's choice, `legal_chosen`, with the fairy measure) on
+/// the positions of random games from the perft suite's positions (castling, en passant and
+/// promotions included), with the Maximummer for White, Black or both: the chosen moves,
+/// "has a move", the checking moves, the killer test for every legal chess move, the
+/// positions and keys the moves lead to, and the marks.
+#[test]
+fn maximummer_chess_agrees_with_the_fairy_rules() {
+    let starts = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ];
+    let mut rnd = crate::rules::test_random(0x6d61_7869);
+    let (mut positions, mut checks, mut refused, mut castlings, mut mates) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    for game in 0..500 {
+        let mut pos = Position::from_fen(starts[game % starts.len()]).unwrap();
+        for _ in 0..60 {
+            let conds = match rnd(3) {
+                0 => with(Condition::Maximummer(Color::White)),
+                1 => with(Condition::Maximummer(Color::Black)),
+                _ => {
+                    let mut cs = with(Condition::Maximummer(Color::White));
+                    cs.push(Condition::Maximummer(Color::Black)).unwrap();
+                    cs
+                }
+            };
+            let f = from_fen(&pos.to_fen(), conds);
+            let g = MaximummerChess::of(&f).expect("a chess board under the Maximummers");
+            let context = format!("{conds:?}: {}", pos.to_fen());
+            positions += 1;
+            // The chosen moves.
+            let mut fast = Vec::new();
+            Game::moves(&g, &mut fast);
+            let mut chosen: Vec<FMove> = fast.iter().map(|&m| fairy_move(g.position(), m)).collect();
+            chosen.sort();
+            let mut slow = FMoveList::new();
+            f.legal_chosen(&mut slow);
+            let mut slow = slow.to_vec();
+            slow.sort();
+            assert_eq!(chosen, slow, "moves under {context}");
+            for lang in [Lang::En, Lang::De, Lang::Fr] {
+                for &m in &fast {
+                    let text = Game::move_text(&f, fairy_move(g.position(), m), lang);
+                    assert_eq!(Game::move_text(&g, m, lang), text, "{m:?} under {context}");
+                }
+            }
+            castlings += fast.iter().filter(|m| matches!(m, crate::position::Move::Castle { .. })).count() as u32;
+            assert_eq!(Game::has_move(&g), !slow.is_empty(), "has_move under {context}");
+            // The checking moves among them.
+            let mut chk = Vec::new();
+            Game::checking_moves(&g, &mut chk);
+            let mut chk: Vec<FMove> = chk.iter().map(|&m| fairy_move(g.position(), m)).collect();
+            chk.sort();
+            let made: Vec<FMove> = slow.iter().copied().filter(|&m| f.make_move(m).royal_attacked(f.side.opponent())).collect();
+            assert_eq!(chk, made, "checking moves under {context}");
+            checks += chk.len() as u32;
+            // Every legal chess move as a killer; the positions the chosen ones lead to.
+            for &m in pos.legal_moves().iter() {
+                match Game::try_play(&g, m) {
+                    Some(q) => {
+                        assert!(fast.contains(&m), "{m:?} taken under {context}");
+                        let r = MaximummerChess::of(&f.make_move(fairy_move(g.position(), m))).expect("still a chess board");
+                        // (The move counters aside.)
+                        let board = |p: &MaximummerChess| p.position().to_fen().split(' ').take(4).collect::<Vec<_>>().join(" ");
+                        assert_eq!(board(&q), board(&r), "{m:?} under {context}");
+                        assert_eq!(Game::key(&q), Game::key(&r), "key after {m:?} under {context}");
+                        assert_eq!(
+                            Game::mark(&q),
+                            Game::mark(&f.make_move(fairy_move(g.position(), m))),
+                            "mark after {m:?} under {context}"
+                        );
+                        mates += (Game::mark(&q) == "#") as u32;
+                    }
+                    None => {
+                        assert!(!fast.contains(&m), "{m:?} refused under {context}");
+                        refused += 1;
+                    }
+                }
+            }
+            // On with a random chess move (the Maximummer's choice would end most games in
+            // a few moves).
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos = pos.play(legal[rnd(legal.len() as u64) as usize]);
+        }
+    }
+    assert!(
+        positions > 20_000 && checks > 2_000 && refused > 200_000 && castlings > 50 && mates > 0,
+        "{positions} positions, {checks} checks, {refused} refused, {castlings} castlings, {mates} mates"
+    );
 }
