@@ -649,6 +649,29 @@ pub fn line_pieces(attacks: fn(Square, u64) -> u64, s: Square, occ: u64) -> (u64
     (first, attacks(s, occ & !first) & !near & occ)
 }
 
+/// The piece of `occ` next after `p` on the queen line from `s` through `p`, beyond `p`
+/// (`s` and `p` aligned): its square's bit, 0 when the line reaches the board's edge first.
+///
+/// ```
+/// use feerie::geometry::Square;
+/// use feerie::rules::chess::next_on_line;
+/// // a1, b2, d4 and g7 taken: after b2 on the diagonal from a1 comes d4, then g7.
+/// let occ = 1u64 << 0 | 1u64 << 9 | 1u64 << 27 | 1u64 << 54;
+/// assert_eq!(next_on_line(Square(0), Square(9), occ), 1u64 << 27);
+/// assert_eq!(next_on_line(Square(0), Square(27), occ), 1u64 << 54);
+/// assert_eq!(next_on_line(Square(0), Square(54), occ), 0);
+/// ```
+#[inline]
+pub fn next_on_line(s: Square, p: Square, occ: u64) -> u64 {
+    let t = tables();
+    let (s, p) = (s.index() & 63, p.index() & 63);
+    let straight = s % 8 == p % 8 || s / 8 == p / 8;
+    let reach = if straight { rook_attacks(Square(p as u8), occ) } else { bishop_attacks(Square(p as u8), occ) };
+    // Towards `s` the reach stops on the piece before `p` (or on `s`): only what lies
+    // beyond `p` is kept.
+    reach & t.line[s][p] & occ & !t.between[s][p] & !(1u64 << s)
+}
+
 /// Squares a pawn of colour `c` on `s` attacks.
 #[inline(always)]
 pub fn pawn_attacks(c: Color, s: Square) -> u64 {

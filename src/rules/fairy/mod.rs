@@ -2026,35 +2026,23 @@ impl FairyPosition {
     /// leaves its victim's square empty and lands off the line (Take&Make, en passant) opens
     /// the line by vacating both.
     fn line_openers(&self, royals: u64, first: u64, behind: u64, pairs: Option<(u64, u64)>) -> u64 {
+        use crate::rules::chess::{bishop_attacks, next_on_line, rook_attacks};
         let occ = self.occupied();
         let mut openers = 0u64;
         let paired = |a: u64, b: u64| pairs.is_some_and(|(x, y)| (x & a != 0 && y & b != 0) || (y & a != 0 && x & b != 0));
         for r in Squares(royals) {
-            let (f, rank) = fr(r);
-            for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                // The first piece on the line (one of `first`), and the second if it pairs.
-                let mut front = 0u64;
-                let mut second = 0u64;
-                let (mut x, mut y) = (f + df, rank + dr);
-                while let Some(s) = sq(x, y) {
-                    let b = 1u64 << s.0;
-                    if occ & b != 0 {
-                        if front == 0 {
-                            if first & b == 0 {
-                                break;
-                            }
-                            front = b;
-                        } else if behind & b != 0 {
-                            openers |= front | second;
-                            break;
-                        } else if second == 0 && paired(front, b) {
-                            second = b;
-                        } else {
-                            break;
-                        }
+            // The first piece on each line (one of `first`), then the next behind it, and
+            // the next again behind a pair.
+            for front in Squares((rook_attacks(r, occ) | bishop_attacks(r, occ)) & occ & first) {
+                let f = 1u64 << front.0;
+                let next = next_on_line(r, front, occ);
+                if next & behind != 0 {
+                    openers |= f;
+                } else if next != 0 && paired(f, next) {
+                    let second = Square(next.trailing_zeros() as u8);
+                    if next_on_line(r, second, occ) & behind != 0 {
+                        openers |= f | next;
                     }
-                    x += df;
-                    y += dr;
                 }
             }
         }
