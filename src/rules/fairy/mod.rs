@@ -3186,12 +3186,33 @@ impl Game for FairyPosition {
         // `quiet_safe` works out for the other pieces is worked out only when they are
         // reached (a mate test mostly stops at a flight).
         let royals = self.royals(us);
+        // A king's quiet steps first, without the generator: where no condition shapes quiet
+        // moves, lends walks or paralyses, a king of the side's own steps to every empty
+        // square next to it (no hole), and the first of them found legal answers.
+        // (The steps tested there are not tested again below.)
+        let mut stepped = None;
+        if royals.count_ones() == 1 && !self.conditions.any(prop::SHAPES_QUIET_MOVES | prop::LENDS_WALKS | prop::PARALYSES) {
+            let r = Square(royals.trailing_zeros() as u8);
+            if self.board[r.index()] == Some(FPiece::new(Owner::of(us), Kind::King)) {
+                let safe = self.quiet_safe_royals();
+                let steps = crate::rules::chess::king_attacks(r) & !self.occupied() & !self.holes;
+                if Squares(steps).any(|to| self.is_legal_pseudo_in(FMove::quiet(r, to), safe)) {
+                    return true;
+                }
+                stepped = Some((r, steps));
+            }
+        }
+        let tested = |m: &FMove| {
+            stepped.is_some_and(|(r, steps)| {
+                m.from == r && steps & (1u64 << m.to.0) != 0 && m.victim.is_none() && m.rook.is_none() && m.promotion.is_none()
+            })
+        };
         let mut full: Option<QuietSafe> = None;
         for group in self.piece_groups(us) {
             let safe = if group == royals { self.quiet_safe_royals() } else { *full.get_or_insert_with(|| self.quiet_safe()) };
             pseudo.clear();
             self.pseudo_moves_of(us, group, &mut pseudo);
-            if pseudo.iter().any(|&m| self.is_legal_pseudo_in(m, safe)) {
+            if pseudo.iter().any(|&m| !tested(&m) && self.is_legal_pseudo_in(m, safe)) {
                 return true;
             }
         }
