@@ -1782,8 +1782,9 @@ impl FairyPosition {
             c.after(self, &m, &mut q);
         }
         // A king or rook reborn on its initial square counts as unmoved there (Popeye): the
-        // right comes back when the partner's square is untouched too.
-        if rebirth {
+        // right comes back when the partner's square is untouched too. (Only a capture, or
+        // Parrain Circe's piece waiting for its rebirth, puts a piece back on the board.)
+        if rebirth && (m.victim.is_some() || self.pending.is_some()) {
             let mut reborn = 0u8;
             for (i, &(s, c, kind)) in HOME.iter().enumerate() {
                 let piece = Some(FPiece::new(Owner::of(c), kind));
