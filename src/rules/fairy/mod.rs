@@ -7,7 +7,10 @@
 //! legal-by-construction orthodox generator; a problem that uses any of them is played by
 //! [`FairyPosition`], picked once when the problem is loaded
 //! ([`crate::problem::GamePosition::Fairy`]). Orthodox chess therefore pays nothing for the
-//! machinery here: not a flag, not a branch.
+//! machinery here: not a flag, not a branch. One family is played on the chess position
+//! after all: the Maximummers alone with orthodox pieces, whose lines are chess lines in which
+//! a side chooses its longest moves ([`MaximummerChess`], picked by [`crate::verify`] per
+//! variant).
 //!
 //! A [`FairyPosition`] is a mailbox (`Copy`, copy-make) with its [`Conditions`]. Moves are
 //! made in named steps of a move's life, and a condition is a set of hooks on these steps
