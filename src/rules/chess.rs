@@ -44,6 +44,11 @@ trait MoveSink {
 trait MovePush {
     fn put(&mut self, m: Move);
     fn reset(&mut self);
+    /// [`MoveSink::wanted`]: all squares unless the list says otherwise.
+    #[inline(always)]
+    fn wanted(&self, _from: Square) -> u64 {
+        !0
+    }
 }
 
 impl MovePush for MoveList {
@@ -70,6 +75,10 @@ impl<L: MovePush> MoveSink for L {
     #[inline(always)]
     fn push(&mut self, m: Move) {
         self.put(m);
+    }
+    #[inline(always)]
+    fn wanted(&self, from: Square) -> u64 {
+        MovePush::wanted(self, from)
     }
     #[inline(always)]
     fn push_targets(&mut self, from: Square, targets: u64) {
@@ -130,9 +139,9 @@ struct LongestSink<'a> {
     best: i32,
 }
 
-impl LongestSink<'_> {
+impl MovePush for LongestSink<'_> {
     #[inline(always)]
-    fn keep(&mut self, m: Move) {
+    fn put(&mut self, m: Move) {
         let l = m.length2();
         if l > self.best {
             self.best = l;
@@ -142,38 +151,9 @@ impl LongestSink<'_> {
             self.out.push(m);
         }
     }
-}
-
-impl MoveSink for LongestSink<'_> {
-    #[inline(always)]
-    fn push(&mut self, m: Move) {
-        self.keep(m);
-    }
-    #[inline(always)]
-    fn push_targets(&mut self, from: Square, targets: u64) {
-        for to in Squares(targets) {
-            self.keep(Move::Normal { from, to, promotion: None });
-        }
-    }
-    #[inline(always)]
-    fn push_promotions(&mut self, pos: &Position, from: Square, targets: u64) {
-        for to in Squares(targets) {
-            for k in pos.promotion_kinds() {
-                self.keep(Move::Normal { from, to, promotion: Some(k) });
-            }
-        }
-    }
-    #[inline(always)]
-    fn push_drops(&mut self, pos: &Position, kind: Kind, targets: u64, promo_rank: u64) {
-        for to in Squares(targets) {
-            if (1u64 << to.0) & promo_rank != 0 {
-                for p in pos.promotion_kinds() {
-                    self.keep(Move::Drop { kind, to, promotion: Some(p) });
-                }
-            } else {
-                self.keep(Move::Drop { kind, to, promotion: None });
-            }
-        }
+    fn reset(&mut self) {
+        self.out.clear();
+        self.best = -1;
     }
     /// The king's steps (length² 1 or 2) only while no longer move is known.
     #[inline(always)]
@@ -1061,7 +1041,7 @@ impl Position {
             self.generate(&mut legal);
             let mut sink = LongestSink { out, best: -1 };
             for &m in legal.iter() {
-                sink.keep(m);
+                sink.put(m);
             }
             return;
         }
