@@ -3013,24 +3013,12 @@ impl FairyPosition {
     /// legal moves, then each condition's choice (the Maximummer's longest).
     fn chess_moves(&self, c: &crate::position::Position, out: &mut Vec<FMove>) {
         let mut legal = crate::rules::chess::MoveList::new();
-        c.generate(&mut legal);
         if self.conditions.iter().any(|cond| *cond == Condition::Maximummer(self.side)) {
             // Every condition is a Maximummer (the chess board's requirement), one of them
-            // the side's: its longest moves, kept in one pass as they are converted.
-            let start = out.len();
-            let mut best = -1;
-            for &m in legal.iter() {
-                let f = fairy_move(c, m);
-                let l = conditions::length2(&f);
-                if l > best {
-                    best = l;
-                    out.truncate(start);
-                }
-                if l == best {
-                    out.push(f);
-                }
-            }
-            return;
+            // the side's: its longest moves.
+            c.longest_moves(&mut legal);
+        } else {
+            c.generate(&mut legal);
         }
         out.extend(legal.iter().map(|&m| fairy_move(c, m)));
     }
@@ -3112,18 +3100,16 @@ impl Game for FairyPosition {
     /// chess, all the legal moves are listed, as by default.
     fn try_play(&self, m: FMove) -> Option<Self> {
         if let Some(c) = self.chess_board() {
-            // Chess's legal moves, on the stack; under the side's Maximummer, none longer.
+            // Chess's legal moves (under the side's Maximummer, the longest), on the stack.
             let mut legal = crate::rules::chess::MoveList::new();
-            c.generate(&mut legal);
+            if self.conditions.iter().any(|cond| *cond == Condition::Maximummer(self.side)) {
+                c.longest_moves(&mut legal);
+            } else {
+                c.generate(&mut legal);
+            }
             let cm = chess_move(m);
             if !legal.contains(&cm) || fairy_move(&c, cm) != m {
                 return None;
-            }
-            if self.conditions.iter().any(|cond| *cond == Condition::Maximummer(self.side)) {
-                let len = conditions::length2(&m);
-                if legal.iter().any(|&x| conditions::length2(&fairy_move(&c, x)) > len) {
-                    return None;
-                }
             }
             return Some(self.make_move(m));
         }
