@@ -256,6 +256,33 @@ fn check_king_escapes(p: &Position, ours: &[Move]) -> usize {
     answered
 }
 
+/// `Position::free_answers` and `Position::retain_forcing_mate` against the positions
+/// played: each free answer is a legal checkless move of the opponent after every move
+/// said to spare it, and after each move the filter removes, the opponent has a legal move
+/// that gives no check (so it is not forced to mate). Returns how many moves it removed.
+fn check_forcing_mate(p: &Position, ours: &[Move]) -> usize {
+    let free = p.free_answers();
+    for a in &free {
+        for &m in ours.iter().filter(|&&m| p.spares(a, m)) {
+            let q = p.play(m);
+            assert!(q.legal_moves().contains(&a.answer), "{} {m:?}: spares {:?}, which is not legal after it", p.to_fen(), a.answer);
+            assert!(!q.play(a.answer).in_check(), "{} {m:?}: spares {:?}, which checks after it", p.to_fen(), a.answer);
+        }
+    }
+    let mut kept = ours.to_vec();
+    p.retain_forcing_mate(&mut kept);
+    let mut removed = 0;
+    for &m in ours.iter().filter(|m| !kept.contains(m)) {
+        removed += 1;
+        assert!(free.iter().any(|a| p.spares(a, m)), "{} {m:?}: removed, yet it spares no free answer", p.to_fen());
+        let q = p.play(m);
+        let free = q.legal_moves().iter().any(|&d| !q.play(d).in_check());
+        assert!(free, "{} {m:?}: removed, but every answer gives check", p.to_fen());
+    }
+    assert!(kept.iter().all(|m| ours.contains(m)), "{}: a move added", p.to_fen());
+    removed
+}
+
 /// `cases` random cases, or `PROPTEST_CASES` when set (for long soak runs).
 fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
@@ -275,6 +302,7 @@ proptest! {
             check_try_play(&p, &ours);
             check_key_hint(&p, &ours);
             check_king_escapes(&p, &ours);
+            check_forcing_mate(&p, &ours);
         }
     }
 }
@@ -313,6 +341,47 @@ fn king_escapes_tell_mates_from_checks() {
         answered += check_king_escapes(&p, &moves);
     }
     assert!(answered > 40, "only {answered} moves judged");
+}
+
+/// The filter of self play's last move on positions where it matters: random games from
+/// selfmate positions and endings with few answers, where every move it removes is checked
+/// by playing it and every answer. It must remove many.
+#[test]
+fn forcing_mate_filter_removes_only_free_answers() {
+    let fens = [
+        "4k3/1pp2p1p/8/b3p3/rp6/p5N1/3R4/R2bK3 w Q - 0 1",
+        "r3k3/2Qp3R/1p6/1b2K3/4p3/8/5p2/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/8/8/8/8/3k4/3p4/3K4 w - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+        "1k6/1p6/1K6/8/8/8/8/R7 w - - 0 1",
+    ];
+    let mut random = {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    };
+    let (mut removed, mut positions) = (0, 0);
+    for fen in fens {
+        for _ in 0..40 {
+            let mut p = Position::from_fen(fen).unwrap();
+            for _ in 0..12 {
+                let moves: Vec<Move> = p.legal_moves().iter().copied().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                positions += 1;
+                removed += check_forcing_mate(&p, &moves);
+                p = p.play(moves[random(moves.len())]);
+            }
+        }
+    }
+    assert!(positions > 2000 && removed > 20_000, "{positions} positions, {removed} removed");
 }
 
 proptest! {
@@ -356,6 +425,7 @@ proptest! {
         for c in choices {
             let moves = check_position(&p, &promotions);
             check_try_play(&p, &moves);
+            check_forcing_mate(&p, &moves);
             if moves.is_empty() {
                 break;
             }

@@ -20,6 +20,26 @@ use arrayvec::ArrayVec;
 /// A list of moves with a fixed capacity (no allocation in the search).
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
+/// A move of the opponent of the side to move that is legal (were it the opponent's turn)
+/// and gives no check, with the squares where a move of ours may start or land to spoil
+/// that ([`Position::free_answers`]).
+#[derive(Clone, Copy, Debug)]
+pub struct FreeAnswer {
+    /// The opponent's move.
+    pub answer: Move,
+    starts: u64,
+    targets: u64,
+}
+
+impl FreeAnswer {
+    /// Whether a plain move of ours from `from` to `to` neither starts nor lands where it
+    /// could spoil this answer.
+    #[inline]
+    fn clear_of(&self, from: Square, to: Square) -> bool {
+        self.starts & (1u64 << from.0) == 0 && self.targets & (1u64 << to.0) == 0
+    }
+}
+
 /// Where the generator puts the moves it finds: a [`MoveList`], or a [`MoveCount`] that only
 /// counts them (bulk counting, with a population count per piece instead of a move each).
 trait MoveSink {
@@ -1551,6 +1571,100 @@ impl Position {
                 (rook_attacks(ksq, occ) & rq) | (bishop_attacks(ksq, occ) & bq) != 0
             }
             _ => self.play(m).in_check(),
+        }
+    }
+
+    /// Self play's last attacker move: removes from `moves` (moves of this position) moves
+    /// after which the opponent surely has a legal move that gives no check, so that it is
+    /// not forced to mate. It never removes a move after which every legal move of the
+    /// opponent gives check.
+    ///
+    /// The proof is made without playing the moves. A few *free* moves of the opponent are
+    /// listed first: plain moves of a piece other than its king, without promotion, legal
+    /// here (with the opponent to move) and giving no check. A free move stays legal and
+    /// checkless after our move `m` unless `m` could change that, which it can only by:
+    /// - leaving or landing on a square of the free move (its start, its target, a square
+    ///   it crosses): a capture of the piece, a block, a target freed or taken;
+    /// - leaving or landing on the line through the opponent's king and the free move's
+    ///   start (a pin made or a pinning line opened);
+    /// - leaving the line through our king and the free move's start, or a square between
+    ///   our king and the free move's target (a line opened for a discovered or a direct
+    ///   check);
+    /// - moving our king, or giving check, or being anything but a plain move.
+    ///
+    /// `m` goes when some free move is safe from it in every one of these ways. Only with
+    /// orthodox pieces, both kings on the board, neither in check, and no reserve moves;
+    /// elsewhere nothing is removed.
+    ///
+    /// ```
+    /// use feerie::geometry::{Chess8x8, Square};
+    /// use feerie::position::{Move, Position};
+    /// // Black's push a3-a2 gives no check whatever the queen does, unless it gives check
+    /// // itself or stands in the pawn's way.
+    /// let p = Position::from_fen("7k/8/8/8/8/p7/8/1Q4K1 w - - 0 1").unwrap();
+    /// let sq = |s| Square::parse::<Chess8x8>(s).unwrap();
+    /// let mut moves = p.legal_moves().to_vec();
+    /// p.retain_forcing_mate(&mut moves);
+    /// let kept = |from, to| moves.iter().any(|m| matches!(*m, Move::Normal { from: f, to: t, .. } if f == sq(from) && t == sq(to)));
+    /// assert!(kept("b1", "a2")); // in the pawn's way
+    /// assert!(kept("b1", "b8")); // check
+    /// assert!(kept("g1", "f2")); // a king's move
+    /// assert!(!kept("b1", "c2"));
+    /// ```
+    pub fn retain_forcing_mate(&self, moves: &mut Vec<Move>) {
+        let free = self.free_answers();
+        if free.is_empty() {
+            return;
+        }
+        moves.retain(|&m| match m {
+            Move::Normal { from, to, .. } => !free.iter().any(|a| a.clear_of(from, to)) || self.gives_check(m),
+            _ => true,
+        });
+    }
+
+    /// Up to eight *free* moves of the opponent (see [`Position::retain_forcing_mate`]),
+    /// none where the filter does not apply (fairy pieces, a king missing, reserve moves,
+    /// either side in check).
+    pub fn free_answers(&self) -> ArrayVec<FreeAnswer, 8> {
+        let mut free = ArrayVec::new();
+        if self.fairy != 0 || self.reserve_rule.any() {
+            return free;
+        }
+        let us = self.side;
+        let (Some(uk), Some(tk)) = (self.king(us), self.king(us.opponent())) else { return free };
+        // Neither side in check: a legal position for either to move.
+        let theirs = self.null_move();
+        if theirs.in_check() || self.in_check() {
+            return free;
+        }
+        let t = tables();
+        let mut list = MoveList::new();
+        theirs.generate(&mut list);
+        for &k in list.iter() {
+            let Move::Normal { from, to, promotion: None } = k else { continue };
+            if from == tk || theirs.gives_check(k) {
+                continue;
+            }
+            let (f, s) = (from.index(), to.index());
+            let pin = t.line[tk.index()][f];
+            let targets = 1u64 << f | 1u64 << s | t.between[f][s] | pin;
+            let starts = 1u64 << s | 1u64 << uk.0 | pin | t.line[uk.index()][f] | t.between[uk.index()][s];
+            free.push(FreeAnswer { answer: k, starts, targets });
+            if free.is_full() {
+                break;
+            }
+        }
+        free
+    }
+
+    /// Whether our legal move `m` surely leaves the free answer `a` (of
+    /// [`Position::free_answers`]) legal and checkless: `m` is a plain move that neither
+    /// starts nor lands where it could spoil `a`, and gives no check.
+    #[inline]
+    pub fn spares(&self, a: &FreeAnswer, m: Move) -> bool {
+        match m {
+            Move::Normal { from, to, .. } => a.clear_of(from, to) && !self.gives_check(m),
+            _ => false,
         }
     }
 

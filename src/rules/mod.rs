@@ -492,6 +492,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = m;
         Some(plan.clone())
     }
+    /// Self play's last move: at a position whose side to move makes its last move before
+    /// its opponent must reach `goal` with whatever it plays, removes from `moves` (this
+    /// position's moves or candidate moves) some of those after which the opponent surely
+    /// has a legal move that does not reach `goal`. It must never remove a move after which
+    /// every legal move of the opponent reaches the goal; the default removes nothing.
+    fn retain_forcing_goal(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
+        let _ = (goal, moves);
+    }
     /// At a position whose side to move makes its last move before its opponent mates (or
     /// stalemates: `goal`) it in one: removes from `moves` (this position's moves) those
     /// after which that cannot follow. It must never remove a move after which the goal can
@@ -650,6 +658,11 @@ impl Game for crate::position::Position {
                 }
                 _ => true,
             });
+        }
+    }
+    fn retain_forcing_goal(&self, goal: Goal, moves: &mut Vec<Self::Move>) {
+        if goal == Goal::Mate {
+            self.retain_forcing_mate(moves);
         }
     }
     fn retain_mating_moves(&self, goal: Goal, moves: &mut Vec<Self::Move>, mated_moves: u32, mating_moves: u32) {

@@ -462,12 +462,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.mode == Mode::SelfPlay && !self.quodlibet() && self.lazy_moves(p) {
             // Self play: the attacker's moves tried one at a time (most nodes that win, win
             // with their first or second move).
-            let (moves, hint) = self.candidates(p);
+            let (mut moves, hint) = self.candidates(p);
+            if n == 1 {
+                p.retain_forcing_goal(self.goal, &mut moves);
+            }
             let result = self.first_win(p, &moves, n, Some(hint));
             self.give(moves);
             return result;
         }
-        let moves = self.moves(p);
+        let mut moves = self.moves(p);
         match self.mode {
             Mode::Direct => {
                 result = (n == 1 || !self.ctx.exact) && moves.iter().any(|&m| self.goal_move(p, m));
@@ -481,6 +484,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     result = true;
                 } else {
                     let forced_goal = self.mode == Mode::Reflex && moves.iter().any(|&m| self.goal_move(p, m));
+                    if self.mode == Mode::SelfPlay && n == 1 {
+                        // The last move: only those after which every defence may reach the
+                        // goal are worth playing.
+                        p.retain_forcing_goal(self.goal, &mut moves);
+                    }
                     if !forced_goal {
                         result = self.first_win(p, &moves, n, None);
                     }
