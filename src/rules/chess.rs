@@ -182,14 +182,11 @@ impl MovePush for LongestSink<'_> {
     }
 }
 
-/// A sink that keeps only the moves giving check (see [`Position::checking_moves`]): the
-/// squares from which each kind checks the enemy king, and the pieces whose leaving the
-/// line to it uncovers a check, are computed once per position, so most moves are kept or
-/// dropped by two bit tests. Promotions, en passant and castling (rare) ask
-/// [`Position::gives_check`].
-struct CheckSink<'a, L: MovePush> {
-    pos: &'a Position,
-    out: &'a mut L,
+/// Where the side to move gives check (orthodox boards, see [`Position::check_squares`]):
+/// the squares from which each kind checks the enemy king, and the pieces whose leaving the
+/// line to it uncovers a check. With them, whether a plain move without promotion gives
+/// check is two bit tests.
+struct CheckSquares {
     /// Enemy king square.
     ksq: Square,
     /// Squares from which a piece of each orthodox kind gives check (pawn, knight, bishop,
@@ -199,10 +196,11 @@ struct CheckSink<'a, L: MovePush> {
     discoverers: u64,
 }
 
-impl<L: MovePush> CheckSink<'_, L> {
+impl CheckSquares {
+    /// The targets from which the piece of `pos` on `from` would give check by a plain move.
     #[inline(always)]
-    fn allowed(&self, from: Square) -> u64 {
-        let kind = self.pos.mailbox.get(from.index()).map_or(Kind::King, |p| p.kind);
+    fn allowed(&self, pos: &Position, from: Square) -> u64 {
+        let kind = pos.mailbox.get(from.index()).map_or(Kind::King, |p| p.kind);
         let direct = match kind {
             Kind::Pawn => self.direct[0],
             Kind::Knight => self.direct[1],
@@ -212,6 +210,22 @@ impl<L: MovePush> CheckSink<'_, L> {
             _ => 0,
         };
         if self.discoverers & (1u64 << from.0) != 0 { direct | !tables().line[self.ksq.index()][from.index()] } else { direct }
+    }
+}
+
+/// A sink that keeps only the moves giving check (see [`Position::checking_moves`]): the
+/// [`CheckSquares`] are computed once per position, so most moves are kept or dropped by two
+/// bit tests. Promotions, en passant and castling (rare) ask [`Position::gives_check`].
+struct CheckSink<'a, L: MovePush> {
+    pos: &'a Position,
+    out: &'a mut L,
+    checks: CheckSquares,
+}
+
+impl<L: MovePush> CheckSink<'_, L> {
+    #[inline(always)]
+    fn allowed(&self, from: Square) -> u64 {
+        self.checks.allowed(self.pos, from)
     }
 }
 
@@ -1616,8 +1630,16 @@ impl Position {
         if free.is_empty() {
             return;
         }
+        let Some(tk) = self.king(self.side.opponent()) else { return };
+        let checks = self.check_squares_at(tk);
         moves.retain(|&m| match m {
-            Move::Normal { from, to, .. } => !free.iter().any(|a| a.clear_of(from, to)) || self.gives_check(m),
+            Move::Normal { from, to, promotion } => {
+                !free.iter().any(|a| a.clear_of(from, to))
+                    || match promotion {
+                        None => checks.allowed(self, from) & (1u64 << to.0) != 0,
+                        Some(_) => self.gives_check(m),
+                    }
+            }
             _ => true,
         });
     }
@@ -1638,11 +1660,12 @@ impl Position {
             return free;
         }
         let t = tables();
+        let checks = theirs.check_squares_at(uk);
         let mut list = MoveList::new();
         theirs.generate(&mut list);
         for &k in list.iter() {
             let Move::Normal { from, to, promotion: None } = k else { continue };
-            if from == tk || theirs.gives_check(k) {
+            if from == tk || checks.allowed(&theirs, from) & (1u64 << to.0) != 0 {
                 continue;
             }
             let (f, s) = (from.index(), to.index());
@@ -1771,6 +1794,13 @@ impl Position {
             }
             return;
         }
+        let mut sink = CheckSink { pos: self, out, checks: self.check_squares_at(ksq) };
+        self.gen_inner(&mut sink, true);
+    }
+
+    /// The [`CheckSquares`] of the side to move against the enemy king on `ksq`.
+    fn check_squares_at(&self, ksq: Square) -> CheckSquares {
+        let them = self.side.opponent();
         let t = tables();
         let occ = self.occupied();
         let own = self.by_color[self.side.index()];
@@ -1778,8 +1808,7 @@ impl Position {
         let r = rook_attacks(ksq, occ);
         let direct = [t.pawn[them.index()][ksq.index()], t.knight[ksq.index()], b, r, b | r, 0];
         let discoverers = self.lone_blockers(ksq, own, own);
-        let mut sink = CheckSink { pos: self, out, ksq, direct, discoverers };
-        self.gen_inner(&mut sink, true);
+        CheckSquares { ksq, direct, discoverers }
     }
 
     /// The same position with the other side to move and no en-passant square (a null
