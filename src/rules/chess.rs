@@ -1799,6 +1799,7 @@ impl Position {
     }
 
     /// The [`CheckSquares`] of the side to move against the enemy king on `ksq`.
+    #[inline(always)]
     fn check_squares_at(&self, ksq: Square) -> CheckSquares {
         let them = self.side.opponent();
         let t = tables();
