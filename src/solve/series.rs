@@ -92,7 +92,9 @@ impl<G: Game> Series<'_, G> {
         }
         let r = self.replies_unkept(q);
         if r.is_none() && !self.ctx.is_stopped() {
-            self.ctx.tt.put(key, 1, 1);
+            // Worth 2: the test went through every reply (an entry that counts towards the
+            // table's growth, see `super::tt`).
+            self.ctx.tt.put(key, 1, 2);
         }
         r
     }
@@ -232,7 +234,7 @@ impl<G: Game> Series<'_, G> {
             found |= self.step(p, k, m, may_end, plan, prefix, out);
         }
         if !found && !self.ctx.is_stopped() {
-            self.ctx.tt.put(key, k as u64, k as u8);
+            self.ctx.tt.put(key, k as u64, series_worth(k));
         }
         found
     }
@@ -280,7 +282,7 @@ impl<G: Game> Series<'_, G> {
         }
         // Reflex: a series side that can reach the goal itself must (and so fails).
         if self.end == SeriesEnd::Reflex && moves.iter().any(|&m| p.move_reaches_goal(m, self.goal)) {
-            self.ctx.tt.put(key, k as u64, k as u8);
+            self.ctx.tt.put(key, k as u64, series_worth(k));
             return None;
         }
         // In `ser-h#` (`ser-h=`), the moves after which no mate (stalemate) in one can follow
@@ -619,4 +621,11 @@ pub(crate) fn push_with_ends(out: &mut Vec<Line>, line: Line, ends: Vec<LineMove
         l.push(e);
         out.push(l);
     }
+}
+
+/// The table worth of a series node with `k` moves left: one more than `k`, since its last
+/// move may be followed by the ending's test of every reply (so that the table grows for
+/// these entries too, see [`super::tt`]).
+fn series_worth(k: u32) -> u8 {
+    (k + 1).min(u8::MAX as u32) as u8
 }
