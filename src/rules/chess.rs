@@ -182,7 +182,7 @@ impl MovePush for LongestSink<'_> {
     }
 }
 
-/// Where the side to move gives check (orthodox boards, see [`Position::check_squares`]):
+/// Where the side to move gives check (orthodox boards, `Position::check_squares_at`):
 /// the squares from which each kind checks the enemy king, and the pieces whose leaving the
 /// line to it uncovers a check. With them, whether a plain move without promotion gives
 /// check is two bit tests.
