@@ -473,6 +473,24 @@ fn regression_anticirce_then_andernach_changes_the_colour() {
     }
 }
 
+/// Regression (engine bug found by the random cases of `madrasi`): the only check of Black is
+/// 1...Bc3xa1+, which takes the white rook paralysing bRa2 and frees it to check along the
+/// second rank. The checking-move generator listed only the pieces that open a line or reach
+/// a checking square, not those taking a paralyser, and missed it.
+#[test]
+fn regression_madrasi_check_by_taking_the_paralyser() {
+    let (p, r) = build(&diagram("wKe2 wRa1 bKe8 bRh8 bQb7 bBc3 bRa2"), Color::Black, 4, None, &[Madrasi(false)]);
+    let p = p.unwrap();
+    let mut checks: Vec<FMove> = Vec::new();
+    p.checking_moves(&mut checks);
+    assert!(
+        checks.iter().any(|&m| p.move_text(m, Lang::En) == "Bc3*a1"),
+        "{:?}",
+        checks.iter().map(|&m| p.move_text(m, Lang::En)).collect::<Vec<_>>()
+    );
+    compare(&p, &r, 2);
+}
+
 /// The +1 (White to check in one) of Popeye's regression suite, 4_63_to_4_65.reg#83 b
 /// (Vlaicu Crisan, MatPlus.Net 2010): wKe6 Rc6 Bc5, bKe3 Ba7, Madrasi + MarsCirce. Popeye's
 /// only solution is 1.Rc6-d6+: a piece observes (and so paralyses) as it captures, from its

@@ -1980,8 +1980,12 @@ impl FairyPosition {
         // nothing of the capturer's side elsewhere on a capture, and what they put of the
         // other side's (a reborn victim) only stands in lines.
         let enemy = self.occ[Owner::of(us.opponent()).index()];
-        let mut q =
-            QuietChecks { openers: self.line_openers(royals, own | enemy, own, Some((own, enemy))), arrivals: 0, hoppers: hoppers != 0 };
+        let mut q = QuietChecks {
+            openers: self.line_openers(royals, own | enemy, own, Some((own, enemy))),
+            arrivals: 0,
+            hoppers: hoppers != 0,
+            victims: 0,
+        };
         // A hopper's line to a royal piece with few enough pieces between for one move to
         // leave the number its capture needs (at most two: a kangaroo's; a capture may
         // empty two squares of the line): a move leaving or reaching one of its squares may
@@ -2015,6 +2019,7 @@ impl FairyPosition {
                         let between = walk_between(px.kind, e, x);
                         q.openers |= 1u64 << e.0 | (between & occ);
                         q.arrivals |= between;
+                        q.victims |= 1u64 << e.0;
                     }
                 }
             }
@@ -2125,14 +2130,16 @@ impl FairyPosition {
     /// The pieces of the side to move that may have a move passing
     /// [`Self::may_check_quietly`] (`openers` from [`Self::quiet_checks`]; every condition
     /// leaves captures plain, none lends walks, adds or expands moves: each move of a piece
-    /// lands where its walk reaches): the openers, kings (castling) and pawns (promotion, en passant), and
-    /// the pieces that reach a square from which their walk takes an enemy royal piece. The
+    /// lands where its walk reaches): the openers, kings (castling) and pawns (promotion, en passant),
+    /// the pieces that take on one of `victims` (an enemy piece whose capture frees a
+    /// paralysed friend, under Madrasi), and the pieces that reach a square from which
+    /// their walk takes an enemy royal piece. The
     /// others' moves are not generated. Every piece of the side takes by leaps or along
     /// lines ([`LINE_TAKER`]), whose captures are symmetric: a piece of walk `k` on `t`
     /// takes on `r` exactly when one on `r` takes on `t` with the same pieces standing (its
     /// own square left empty: under Grid chess or paralysis a piece next to the royal piece
     /// on a line may give check by stepping back along it).
-    fn may_give_check(&self, openers: u64) -> u64 {
+    fn may_give_check(&self, openers: u64, victims: u64) -> u64 {
         let us = self.side;
         let royals = self.royals_own(us.opponent());
         let occ = self.occupied();
@@ -2147,7 +2154,7 @@ impl FairyPosition {
             // The squares from which the piece, gone from `s`, would take a royal piece.
             let left = occ & !(1u64 << s.0);
             let targets = Squares(royals).fold(0u64, |t, r| t | self.capture_reach(r, p.kind, left));
-            if self.capture_reach(s, p.kind, occ) & targets != 0 {
+            if self.capture_reach(s, p.kind, occ) & (targets | victims) != 0 {
                 out |= 1u64 << s.0;
             }
         }
@@ -2787,6 +2794,9 @@ pub(crate) struct QuietChecks {
     /// Whether a piece of the mover is no [`LINE_TAKER`] (its moves and captures differ, or
     /// its captures are not symmetric: [`FairyPosition::may_give_check`] does not apply).
     hoppers: bool,
+    /// The enemy pieces whose capture may free a paralysed piece of the mover (Madrasi):
+    /// [`FairyPosition::may_give_check`] lets every piece that takes on one of them move.
+    victims: u64,
 }
 
 /// The quiet moves tested unmade ([`FairyPosition::quiet_safe`]); also the hint of
@@ -3241,7 +3251,7 @@ impl Game for FairyPosition {
                     && self.conditions.all(prop::PLAIN_CAPTURES)
                     && !self.conditions.any(prop::LENDS_WALKS | prop::EXPANDS_MOVES | prop::ADDS_MOVES) =>
             {
-                self.pseudo_moves_of(us, self.may_give_check(q.openers), &mut pseudo)
+                self.pseudo_moves_of(us, self.may_give_check(q.openers, q.victims), &mut pseudo)
             }
             _ => self.pseudo_moves(us, None, &mut pseudo),
         }
