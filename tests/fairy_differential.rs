@@ -491,6 +491,24 @@ fn regression_madrasi_check_by_taking_the_paralyser() {
     compare(&p, &r, 2);
 }
 
+/// Regression (engine bug found by the random cases of `circe_take_make`): 1.c7xb8=G, the
+/// rook reborn on d8, checks: the new grasshopper hops over the reborn rook to e8. The check
+/// test of quiet moves and captures did not see a piece reborn elsewhere as the hurdle of a
+/// pawn promoted to a hopper.
+#[test]
+fn regression_promoted_hopper_checks_over_a_reborn_piece() {
+    let (p, r) = build(&diagram("wKe1 wRa1 wPc7 wAMa5 bKe8 bRa8 bRb8 bRh8 bGb2"), Color::White, 14, None, &[CirceTakeMake]);
+    let p = p.unwrap();
+    let mut checks: Vec<FMove> = Vec::new();
+    p.checking_moves(&mut checks);
+    assert!(
+        checks.iter().any(|&m| m.promotion == Some(Kind::Grasshopper) && fr(m.to) == (1, 7)),
+        "{:?}",
+        checks.iter().map(|&m| p.move_text(m, Lang::En)).collect::<Vec<_>>()
+    );
+    compare(&p, &r, 2);
+}
+
 /// The +1 (White to check in one) of Popeye's regression suite, 4_63_to_4_65.reg#83 b
 /// (Vlaicu Crisan, MatPlus.Net 2010): wKe6 Rc6 Bc5, bKe3 Ba7, Madrasi + MarsCirce. Popeye's
 /// only solution is 1.Rc6-d6+: a piece observes (and so paralyses) as it captures, from its

@@ -2071,10 +2071,20 @@ impl FairyPosition {
             return true;
         }
         let Some(p) = self.board[m.from.index()] else { return true };
+        let k = m.promotion.unwrap_or(p.kind);
+        // A pawn promoting to a hopper: a piece reborn on a capture, or a hole, may become
+        // its hurdle (as [`Self::quiet_checks`] refuses for hoppers on the board).
+        if m.promotion.is_some()
+            && !LINE_TAKER[k.index()]
+            && (self.holes != 0
+                || self.conditions.any(prop::LENDS_WALKS)
+                || self.conditions.iter().any(|c| matches!(c, Condition::Rebirth(_))))
+        {
+            return true;
+        }
         let us = self.side;
         let royals = self.royals_own(us.opponent());
         let occ = (self.occupied() & !vacated) | (1u64 << m.to.0);
-        let k = m.promotion.unwrap_or(p.kind);
         let up: i32 = if us == Color::White { 1 } else { -1 };
         if !self.conditions.any(prop::LENDS_WALKS) {
             return self.takes_on(m.to, k, occ, up) & royals != 0;
