@@ -343,6 +343,22 @@ fn king_escapes_tell_mates_from_checks() {
     assert!(answered > 40, "only {answered} moves judged");
 }
 
+/// Regression (found by a soak of the random playouts): Black's a2-a1=PA (a fairy
+/// promotion, with no fairy piece on the board before it) makes White's free answer
+/// Nc3-b1 illegal, the knight becoming the pao's screen in front of White's king on d1.
+/// The filter took a promotion for a plain move whatever its piece.
+#[test]
+fn forcing_mate_filter_keeps_fairy_promotions() {
+    let p = Position::from_fen("B2rk2r/p2pBp2/b2ppnp1/4b3/8/P1N3Rp/pPP2P1P/3K4[(CA)(PA)] b - - 3 16").unwrap();
+    let ours: Vec<Move> = p.legal_moves().iter().copied().collect();
+    let pao = ours.iter().copied().find(|&m| matches!(m, Move::Normal { from: Square(8), to: Square(0), promotion: Some(Kind::Pao) }));
+    let pao = pao.expect("a2-a1=PA is legal");
+    let mut kept = ours.clone();
+    p.retain_forcing_mate(&mut kept);
+    assert!(kept.contains(&pao));
+    check_forcing_mate(&p, &ours);
+}
+
 /// The filter of self play's last move on positions where it matters: random games from
 /// selfmate positions and endings with few answers, where every move it removes is checked
 /// by playing it and every answer. It must remove many.

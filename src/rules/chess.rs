@@ -1604,7 +1604,8 @@ impl Position {
     /// - leaving the line through our king and the free move's start, or a square between
     ///   our king and the free move's target (a line opened for a discovered or a direct
     ///   check);
-    /// - moving our king, or giving check, or being anything but a plain move.
+    /// - moving our king, or giving check, or being anything but a plain move (or a
+    ///   promotion to an orthodox piece: a fairy one, a hopper, acts past these squares).
     ///
     /// `m` goes when some free move is safe from it in every one of these ways. Only with
     /// orthodox pieces, both kings on the board, neither in check, and no reserve moves;
@@ -1637,7 +1638,8 @@ impl Position {
                 !free.iter().any(|a| a.clear_of(from, to))
                     || match promotion {
                         None => checks.allowed(self, from) & (1u64 << to.0) != 0,
-                        Some(_) => self.gives_check(m),
+                        // A fairy piece (a hopper) acts past the squares watched.
+                        Some(k) => !k.is_orthodox() || self.gives_check(m),
                     }
             }
             _ => true,
@@ -1686,7 +1688,9 @@ impl Position {
     #[inline]
     pub fn spares(&self, a: &FreeAnswer, m: Move) -> bool {
         match m {
-            Move::Normal { from, to, .. } => a.clear_of(from, to) && !self.gives_check(m),
+            Move::Normal { from, to, promotion } => {
+                promotion.is_none_or(|k| k.is_orthodox()) && a.clear_of(from, to) && !self.gives_check(m)
+            }
             _ => false,
         }
     }
