@@ -1604,8 +1604,9 @@ impl Position {
     /// - leaving the line through our king and the free move's start, or a square between
     ///   our king and the free move's target (a line opened for a discovered or a direct
     ///   check);
-    /// - moving our king, or giving check, or being anything but a plain move (or a
-    ///   promotion to an orthodox piece: a fairy one, a hopper, acts past these squares).
+    /// - moving our king, or giving check, or being anything but a plain move or a
+    ///   promotion to an orthodox piece (a fairy piece, a hopper say, acts past these
+    ///   squares).
     ///
     /// `m` goes when some free move is safe from it in every one of these ways. Only with
     /// orthodox pieces, both kings on the board, neither in check, and no reserve moves;
