@@ -25,8 +25,9 @@ const WORTH: u64 = 0xFF << 48;
 pub const SLOT_BYTES: usize = 16;
 
 /// The least worth of a new entry whose overflow counts towards doubling the table. The
-/// cheapest entries (worth 1: a node with one move left, a position cut before it was
-/// searched) still take free slots and the bucket's last one, but a flood of them no
+/// cheapest entries (worth 1 or less: a help or series node with one move left, a position
+/// cut before it was searched, a battle node with two moves left or fewer, whose worth is
+/// one less than its moves left) still take free slots and the bucket's last one, but a flood of them no
 /// longer doubles the table: finding them again costs less than the cache and TLB misses
 /// of probing a table grown for them, and the kernel's zeroing of its new pages. Measured
 /// on one thread, wall time and resident memory, counting every overflow → this:
